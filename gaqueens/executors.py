@@ -1,0 +1,75 @@
+"""Where the runs execute: this process, a pool of local processes, or a Dask cluster.
+
+Each executor takes batches (algorithm, settings, board, seeds) and yields each batch's
+results as it finishes, in any order; the sweep stores them. A run's result depends only on its
+settings and seed, so the executor changes nothing but the time.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import sys
+from typing import Iterable, Iterator
+
+from gaqueens.algorithms import execute_batch
+
+Batch = tuple  # (algorithm, settings, board, [seeds])
+
+
+class Unreachable(Exception):
+    """The Dask scheduler cannot be reached."""
+
+
+def _run(batch: Batch):
+    return batch, execute_batch(*batch)
+
+
+def in_process(batches: Iterable[Batch]) -> Iterator:
+    for batch in batches:
+        yield _run(batch)
+
+
+def _ignore_interrupts():
+    # Ctrl-C reaches every process of the terminal's group; the sweep alone handles it and
+    # stops the workers, so they do not print tracebacks of their own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def local_pool(batches: list[Batch], workers: int) -> Iterator:
+    """A pool of ``workers`` processes; forked on Linux, so they start without importing
+    anything again."""
+    method = "fork" if sys.platform == "linux" else "spawn"
+    pool = multiprocessing.get_context(method).Pool(workers, initializer=_ignore_interrupts)
+    try:
+        yield from pool.imap_unordered(_run, batches)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def dask_cluster(batches: list[Batch], address: str) -> Iterator:
+    """Batches submitted to the Dask scheduler at ``address``, which is reached here and now;
+    results come back to this process, so the store keeps a single writer."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise Unreachable("--scheduler needs Dask: pip install 'gaqueens[cluster]'") from None
+    try:
+        client = Client(address, timeout="10s", set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as error:
+        raise Unreachable(f"--scheduler {address}: no Dask scheduler answers there ({error})") from None
+    return _gather(client, batches)
+
+
+def _gather(client, batches: list[Batch]) -> Iterator:
+    from distributed import as_completed
+
+    futures = [client.submit(_run, batch, pure=False) for batch in batches]
+    try:
+        for future in as_completed(futures):
+            yield future.result()
+    finally:
+        client.cancel(futures)
+        client.close()

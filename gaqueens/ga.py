@@ -1,0 +1,139 @@
+"""The GA engine: the published (mu+lambda) loop, with DEAP's operators where they fit.
+
+The settings are those of SPEC section 1 by default; ``GaSettings`` documents each. The loop is
+written here rather than taken from DEAP's algorithms.eaMuPlusLambda, whose varOr picks parents
+uniformly (the registered selection only picks survivors) and whose survivor selection keeps
+parents on equal fitness.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from gaqueens.board import Conflicts
+from gaqueens.operators import CROSSOVER, MUTATION, SELECT, NoCrossover, Swap, Tournament
+from gaqueens.ranges import OneOf, Whole, setting
+from gaqueens.result import Result
+
+SCHEMES = ("mu+lambda", "mu,lambda")
+TIES = ("offspring-first", "parents-first")
+UNIT = "evaluations"
+
+# DEAP's operators draw from the random module, shared by the threads of a process (a Dask
+# worker runs several): a run that uses them holds this lock, so its draws stay its own.
+_RANDOM_MODULE = threading.Lock()
+
+
+@dataclass(frozen=True)
+class GaSettings:
+    """The GA's settings; the defaults are the published ones.
+
+    population   mu, the individuals that survive each generation, 1 to 100,000 (20)
+    offspring    lambda, the children made each generation, 1 to 100,000 (20); mu,lambda needs
+                 offspring >= population
+    scheme       "mu+lambda": parents and children compete; "mu,lambda": children only
+    select       how each child's parent is picked: Tournament(2), or Uniform()
+    crossover    NoCrossover(), or DEAP's Pmx(rate) / Ordered(rate) on pairs of children
+    mutation     Swap(1): two positions swapped per child; or DEAP's Shuffle(indpb)
+    ties         "offspring-first": on equal conflicts children survive before parents, so the
+                 population drifts across plateaus; "parents-first" keeps the parents
+    target       stop when the best has at most this many conflicts, >= 0 (0)
+    generations  stop after this many generations, 0 to 10^9 (50,000)
+    """
+
+    population: int = setting(20, Whole(1, 100_000))
+    offspring: int = setting(20, Whole(1, 100_000))
+    scheme: str = setting("mu+lambda", OneOf(SCHEMES))
+    select: Tournament = field(default_factory=Tournament, metadata={"registry": SELECT})
+    crossover: NoCrossover = field(default_factory=NoCrossover, metadata={"registry": CROSSOVER})
+    mutation: Swap = field(default_factory=Swap, metadata={"registry": MUTATION})
+    ties: str = setting("offspring-first", OneOf(TIES))
+    target: int = setting(0, Whole(0))
+    generations: int = setting(50_000, Whole(0, 1_000_000_000))
+
+    @property
+    def uses_random(self) -> bool:
+        return any(op.uses_random for op in (self.select, self.crossover, self.mutation))
+
+
+def run(settings: GaSettings, board: int, seed: int) -> Result:
+    """One run of the GA on an n x n board; its result depends on the settings and the seed
+    alone. The loop, with mu = population and lambda = offspring::
+
+        population <- mu random permutations, evaluated, sorted by conflicts
+        while best > target and generation < generations:
+            parents  <- select lambda rows of the population
+            children <- copies of the parents, crossed over in pairs, each mutated
+            evaluate the children
+            pool     <- children then population (mu+lambda), or children alone (mu,lambda)
+            population <- the mu best of pool, a stable sort keeping pool order on ties
+                          (parents first in the pool for ties: parents-first)
+
+    The population is kept sorted by conflicts, so its first row is the best. Evaluations are
+    mu for the first population and lambda per generation: solved at generation g, a
+    published run used 20 + 20 g.
+    """
+    if settings.uses_random:
+        with _RANDOM_MODULE:
+            random.seed(seed)
+            return _evolve(settings, board, np.random.default_rng(seed))
+    return _evolve(settings, board, np.random.default_rng(seed))
+
+
+def _evolve(settings: GaSettings, n: int, rng: np.random.Generator) -> Result:
+    evaluate = Conflicts(n)
+    mu, lam = settings.population, settings.offspring
+    population = rng.permuted(np.tile(np.arange(n), (mu, 1)), axis=1)
+    conflicts = evaluate(population)
+    order = np.argsort(conflicts, kind="stable")
+    population, conflicts = population[order], conflicts[order]
+    history = [conflicts]  # the survivors' conflicts, sorted, per generation
+    children_first = settings.ties == "offspring-first"
+    plus = settings.scheme == "mu+lambda"
+    generation = 0
+    while conflicts[0] > settings.target and generation < settings.generations:
+        generation += 1
+        children = population[settings.select(conflicts, lam, rng)]
+        settings.crossover(children)
+        settings.mutation(children, rng)
+        children_conflicts = evaluate(children)
+        if not plus:
+            pool, pool_conflicts = children, children_conflicts
+        elif children_first:
+            pool = np.concatenate((children, population))
+            pool_conflicts = np.concatenate((children_conflicts, conflicts))
+        else:
+            pool = np.concatenate((population, children))
+            pool_conflicts = np.concatenate((conflicts, children_conflicts))
+        survivors = np.argsort(pool_conflicts, kind="stable")[:mu]
+        population, conflicts = pool[survivors], pool_conflicts[survivors]
+        history.append(conflicts)
+    best = int(conflicts[0])
+    return Result(
+        solved=best <= settings.target,
+        conflicts=best,
+        evaluations=mu + lam * generation,
+        solution=population[0].copy(),
+        generations=generation,
+        trace=_trace(np.array(history), mu, lam),
+    )
+
+
+def _trace(history: np.ndarray, mu: int, lam: int) -> np.ndarray:
+    """Per generation: generation, evaluations, best, median, worst and mean conflicts of the
+    population, from the sorted conflicts of each generation's survivors."""
+    generations = np.arange(len(history))
+    return np.column_stack(
+        (
+            generations,
+            mu + lam * generations,
+            history[:, 0],
+            np.median(history, axis=1),
+            history[:, -1],
+            history.mean(axis=1),
+        )
+    )

@@ -1,0 +1,88 @@
+"""Provenance: what produced an output folder, in manifest.json beside the runs."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import shlex
+import subprocess
+from datetime import datetime, timezone
+from importlib import metadata
+from pathlib import Path
+
+FILE = "manifest.json"
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _version(package: str) -> str | None:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def _git() -> dict:
+    """The commit of the checkout gaqueens runs from, and whether its tree had changes; empty
+    when gaqueens is installed from a package."""
+    top = Path(__file__).resolve().parent.parent
+
+    def git(*args):
+        return subprocess.run(["git", "-C", str(top), *args], capture_output=True, text=True,
+                              timeout=10, check=True).stdout.strip()
+
+    try:
+        if Path(git("rev-parse", "--show-toplevel")).resolve() != top:
+            return {}
+        return {"commit": git("rev-parse", "HEAD"), "dirty": bool(git("status", "--porcelain"))}
+    except (OSError, subprocess.SubprocessError):
+        return {}
+
+
+def start(experiment, argv: list[str], executor: str) -> dict:
+    """The manifest of a sweep that starts now."""
+    return {
+        "experiment": experiment.source,
+        "settings": experiment.resolved(),
+        "command": "python -m gaqueens.sweep " + shlex.join(argv),
+        "executor": executor,
+        "versions": {
+            "gaqueens": _version("gaqueens"),
+            "python": platform.python_version(),
+            **{name: _version(name) for name in ("deap", "numpy", "pandas", "matplotlib")},
+            **({"dask": _version("dask"), "distributed": _version("distributed")}
+               if executor.startswith("dask") else {}),
+        },
+        "git": _git(),
+        "host": {"cores": os.cpu_count(), "system": platform.system(), "machine": platform.machine()},
+        "started": now(),
+        "ended": None,
+        "status": "running",
+    }
+
+
+def write(folder: Path, manifest: dict) -> None:
+    partial = folder / (FILE + ".partial")
+    partial.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    os.replace(partial, folder / FILE)
+
+
+def read(folder: Path) -> dict | None:
+    try:
+        return json.loads((Path(folder) / FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def describe(manifest: dict | None) -> str:
+    """One line naming the manifest, for the tables."""
+    if not manifest:
+        return "no manifest"
+    commit = manifest.get("git", {}).get("commit")
+    code = f"commit {commit[:10]}{' (with local changes)' if manifest['git'].get('dirty') else ''}" \
+        if commit else f"gaqueens {manifest['versions'].get('gaqueens')}"
+    return (f"{FILE}: {manifest['command']}, {code}, started {manifest['started']}, "
+            f"{manifest['host']['cores']} cores, {manifest['executor']}")

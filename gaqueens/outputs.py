@@ -1,0 +1,73 @@
+"""What a sweep writes beside its store (SPEC section 4), exported from stored runs only:
+runs.csv, summary.csv, summary.md and the plots. Each file is written whole under another name
+and then renamed, so none is ever half-written."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from gaqueens import manifest, tables
+
+EXPORTS = ("runs.csv", "summary.csv", "summary.md", "convergence.png", "ecdf.png", "seconds.png",
+           "ecdf-seconds.png")
+
+VERDICT_NOTE = (
+    "Verdict: reproduced when the published median lies within the central 99% of the "
+    "bootstrapped difference between the medians of two independent {runs}-run samples of our "
+    "runs, around our median (SPEC section 1). Unsolved runs count as infinite work (-)."
+)
+
+
+def _write_text(path: Path, text: str) -> None:
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, path)
+
+
+def remove(folder: Path) -> None:
+    """Removes the exports of an earlier sweep, which new runs would make stale."""
+    for name in EXPORTS:
+        (folder / name).unlink(missing_ok=True)
+
+
+def title(experiment) -> str:
+    first, last = experiment.seeds
+    boards = ", ".join(map(str, experiment.boards))
+    return f"{experiment.name}: boards {boards}; seeds {first} to {last}"
+
+
+def write(store, experiment) -> str:
+    """Exports the experiment's runs from ``store``; returns the results table as markdown."""
+    from gaqueens import plots  # matplotlib only when there is something to draw
+
+    folder = store.folder
+    keys = set(experiment.tasks())
+    runs = store.runs(keys)
+    traces = store.traces(keys)
+    _write_text(folder / "runs.csv", runs.to_csv(index=False))
+    summary = tables.summarize(runs, traces, experiment.reference)
+    _write_text(folder / "summary.csv", summary.to_csv(index=False))
+    results = tables.results_table(summary)
+    parts = [
+        f"# {title(experiment)}",
+        f"From {len(runs)} runs in runs.sqlite; {manifest.describe(manifest.read(folder))}.",
+        results,
+    ]
+    if summary["reference"].notna().any():
+        parts.append(VERDICT_NOTE.format(runs=tables.PUBLISHED_RUNS))
+    parts += ["## The boards", tables.boards_table(summary)]
+    growth = tables.growth_table(summary)
+    if growth:
+        parts += ["## Growth with the board size", growth]
+    _write_text(folder / "summary.md", "\n\n".join(parts) + "\n")
+
+    name = title(experiment)
+    if not traces.empty:
+        plots.convergence(traces, folder / "convergence.png", name)
+    plots.ecdf(runs, folder / "ecdf.png", name)
+    if runs["algorithm"].nunique() > 1:
+        if len(experiment.boards) > 1:
+            plots.seconds(summary, folder / "seconds.png", name)
+        plots.ecdf_seconds(runs, folder / "ecdf-seconds.png", name)
+    return results

@@ -1,0 +1,137 @@
+"""Plots from stored runs and traces, drawn with matplotlib's Agg backend (imported here only).
+
+convergence  the GA's best conflicts against evaluations: the median over seeds and the
+             interquartile band, a line per board
+ecdf         the fraction of runs solved against work, a panel per algorithm, a line per board
+seconds      median wall time against board size, a line per algorithm (several boards)
+ecdf_seconds the fraction of runs solved against wall time, a line per algorithm, a panel per
+             board (several algorithms)
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+
+def _save(figure, path: Path) -> None:
+    """Writes the figure beside its final name, then renames it: never a half-written PNG."""
+    partial = path.with_name(path.name + ".partial.png")
+    figure.savefig(partial, dpi=120, bbox_inches="tight")
+    plt.close(figure)
+    os.replace(partial, path)
+
+
+def _colors(keys):
+    cycle = plt.get_cmap("viridis")
+    return {key: cycle(i / max(1, len(keys) - 1) * 0.9) for i, key in enumerate(keys)}
+
+
+def convergence(traces: pd.DataFrame, path: Path, title: str) -> None:
+    """Best conflicts against evaluations for the GA; a run that has stopped keeps its last
+    best, so the band covers every seed to the longest run."""
+    ga = traces[traces["algorithm"] == "ga"]
+    figure, axes = plt.subplots(figsize=(7.5, 4.8))
+    boards = sorted(ga["board"].unique())
+    colors = _colors(boards)
+    for board in boards:
+        table = ga[ga["board"] == board].pivot(index="evaluations", columns="seed", values="best")
+        table = table.ffill()
+        quartiles = np.nanquantile(table.to_numpy(dtype=float), [0.25, 0.5, 0.75], axis=1)
+        x = table.index.to_numpy()
+        axes.fill_between(x, quartiles[0], quartiles[2], color=colors[board], alpha=0.2, lw=0)
+        axes.plot(x, quartiles[1], color=colors[board], lw=1.6, label=f"{board} x {board}")
+    axes.set_xscale("log")
+    axes.set_yscale("symlog", linthresh=1)
+    axes.set_ylim(bottom=0)
+    axes.set_xlabel("evaluations")
+    axes.set_ylabel("best attacking pairs in the population")
+    axes.set_title(title)
+    axes.grid(True, which="major", alpha=0.3)
+    axes.legend(title="board (median, quartiles)", fontsize=8, title_fontsize=8)
+    _save(figure, path)
+
+
+def _ecdf(axes, values, solved, total, **style):
+    x = np.sort(np.asarray(values[solved], dtype=float))
+    if len(x):
+        y = np.arange(1, len(x) + 1) / total
+        axes.step(np.r_[x[0], x], np.r_[0, y], where="post", **style)
+
+
+def ecdf(runs: pd.DataFrame, path: Path, title: str) -> None:
+    """The runtime distribution: the fraction of runs solved within a given amount of work."""
+    algorithms = list(dict.fromkeys(runs["algorithm"]))
+    figure, panels = plt.subplots(1, len(algorithms), figsize=(4.2 * len(algorithms) + 1.5, 4.2),
+                                  squeeze=False, sharey=True)
+    colors = _colors(sorted(runs["board"].unique()))
+    for axes, algorithm in zip(panels[0], algorithms):
+        rows = runs[runs["algorithm"] == algorithm]
+        for board, group in rows.groupby("board"):
+            _ecdf(axes, group["evaluations"].to_numpy(), group["solved"].to_numpy(), len(group),
+                  color=colors[board], lw=1.5, label=f"{board}")
+        unit = rows["unit"].iloc[0]
+        axes.set_xscale("log" if unit != "none" else "linear")
+        axes.set_xlabel(unit)
+        axes.set_title(algorithm, fontsize=10)
+        axes.grid(True, alpha=0.3)
+        axes.legend(title="board", fontsize=8, title_fontsize=8)
+    panels[0][0].set_ylabel("fraction of runs solved")
+    panels[0][0].set_ylim(0, 1.02)
+    figure.suptitle(title)
+    _save(figure, path)
+
+
+def seconds(summary: pd.DataFrame, path: Path, title: str) -> None:
+    """Median wall time per run against the board size, log-log, a line per algorithm."""
+    figure, axes = plt.subplots(figsize=(7.5, 4.8))
+    algorithms = list(dict.fromkeys(summary["algorithm"]))
+    colors = _colors(algorithms)
+    for algorithm in algorithms:
+        rows = summary[summary["algorithm"] == algorithm].sort_values("board")
+        solved = rows[rows["solved"] * 2 > rows["runs"]]
+        axes.plot(solved["board"], solved["median_seconds"], "o-", color=colors[algorithm],
+                  label=algorithm, ms=4)
+        failed = rows[rows["solved"] * 2 <= rows["runs"]]
+        if len(failed):
+            axes.plot(failed["board"], failed["median_seconds"], "x", color=colors[algorithm], ms=7)
+    axes.set_xscale("log", base=2)
+    axes.set_yscale("log")
+    axes.set_xlabel("board size N")
+    axes.set_ylabel("median wall time per run (s)")
+    axes.set_title(title + "\n(x: most runs unsolved within their budget)", fontsize=10)
+    axes.grid(True, which="major", alpha=0.3)
+    axes.legend(fontsize=8)
+    _save(figure, path)
+
+
+def ecdf_seconds(runs: pd.DataFrame, path: Path, title: str) -> None:
+    """The fraction of runs solved within a given wall time, per algorithm, a panel per board."""
+    boards = sorted(runs["board"].unique())
+    columns = min(len(boards), 4)
+    lines = -(-len(boards) // columns)
+    figure, panels = plt.subplots(lines, columns, figsize=(3.6 * columns + 1, 3.3 * lines),
+                                  squeeze=False, sharey=True)
+    colors = _colors(list(dict.fromkeys(runs["algorithm"])))
+    for axes, board in zip(panels.flat, boards):
+        for algorithm, group in runs[runs["board"] == board].groupby("algorithm", sort=False):
+            _ecdf(axes, group["seconds"].to_numpy(), group["solved"].to_numpy(), len(group),
+                  color=colors[algorithm], lw=1.4, label=algorithm)
+        axes.set_xscale("log")
+        axes.set_title(f"{board} x {board}", fontsize=10)
+        axes.set_xlabel("wall time (s)")
+        axes.grid(True, alpha=0.3)
+    for axes in panels.flat[len(boards):]:
+        axes.set_visible(False)
+    for axes in panels[:, 0]:
+        axes.set_ylabel("fraction solved")
+    panels.flat[0].legend(fontsize=7)
+    figure.suptitle(title)
+    _save(figure, path)

@@ -1,0 +1,73 @@
+"""The allowed values of a setting, kept on the settings' dataclass fields so that loading an
+experiment file, the docs and the tests read the same range."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Whole:
+    """A whole number (not a bool, not 20.0) from ``minimum`` up to ``maximum`` if given."""
+
+    minimum: int
+    maximum: int | None = None
+
+    @property
+    def expected(self) -> str:
+        if self.maximum is None:
+            return f"a whole number >= {self.minimum}"
+        return f"a whole number from {self.minimum} to {self.maximum:,}"
+
+    def accepts(self, value) -> bool:
+        return (
+            isinstance(value, int)
+            and not isinstance(value, bool)
+            and value >= self.minimum
+            and (self.maximum is None or value <= self.maximum)
+        )
+
+
+@dataclass(frozen=True)
+class Number:
+    """A finite number from ``minimum`` (excluded when ``open_minimum``) to ``maximum``."""
+
+    minimum: float
+    maximum: float
+    open_minimum: bool = False
+
+    @property
+    def expected(self) -> str:
+        low = f"above {self.minimum:g}" if self.open_minimum else f"from {self.minimum:g}"
+        return f"a number {low} to {self.maximum:g}"
+
+    def accepts(self, value) -> bool:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            return False
+        above = value > self.minimum if self.open_minimum else value >= self.minimum
+        return above and value <= self.maximum
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """One of a few names."""
+
+    choices: tuple[str, ...]
+
+    @property
+    def expected(self) -> str:
+        return "one of " + ", ".join(self.choices)
+
+    def accepts(self, value) -> bool:
+        return isinstance(value, str) and value in self.choices
+
+
+def setting(default, allowed):
+    """A dataclass field with its default and its allowed values."""
+    return field(default=default, metadata={"allowed": allowed})
+
+
+def allowed(dataclass_field):
+    """The allowed values recorded on a field made by ``setting``, or None."""
+    return dataclass_field.metadata.get("allowed")

@@ -1,0 +1,32 @@
+"""The one value every algorithm returns, the GA and each baseline alike."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+TRACE_COLUMNS = ("generation", "evaluations", "best", "median", "worst", "mean")
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of one run.
+
+    solved       whether the run reached its target (0 conflicts, a solution, unless an
+                 experiment sets another target)
+    conflicts    attacking pairs of the final placement
+    evaluations  the work done, in the algorithm's own unit (the GA: evaluations)
+    solution     the final placement: column per row, rows from 0
+    generations  the GA's generations (0 for the baselines)
+    seconds      wall time of the whole run where it ran; filled in by ``algorithms.execute``
+    trace        the GA's record per generation, columns TRACE_COLUMNS; None for baselines
+    """
+
+    solved: bool
+    conflicts: int
+    evaluations: int
+    solution: np.ndarray
+    generations: int = 0
+    seconds: float = 0.0
+    trace: np.ndarray | None = field(default=None, repr=False, compare=False)

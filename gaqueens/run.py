@@ -1,0 +1,85 @@
+"""One run of one algorithm, printed like the published example.
+
+    python -m gaqueens.run --board N [--seed S] [--algorithm NAME] [FILE]
+
+FILE, an experiment file, gives the algorithm's settings (the published ones by default).
+Prints the conflicts and the work it took, the columns (shortened for big boards), the board
+for N up to 20, and the wall time. Exit status: 0 done; 1 the verifier rejects the answer;
+2 bad input or usage.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from gaqueens.algorithms import ALGORITHMS, execute
+from gaqueens.board import attacking_pairs, drawing, has_solution, is_solution
+from gaqueens.experiment import BOARDS, SEED, BadInput, load
+from gaqueens.sweep import _Parser
+
+DRAWN_UP_TO = 20
+LISTED_UP_TO = 64
+
+
+def columns_text(solution) -> str:
+    """The columns as a list, the middle left out past LISTED_UP_TO entries."""
+    columns = [int(c) for c in solution]
+    if len(columns) <= LISTED_UP_TO:
+        return str(columns)
+    shown = ", ".join(map(str, columns[:8])) + ", ..., " + ", ".join(map(str, columns[-3:]))
+    return f"[{shown}] ({len(columns):,} columns)"
+
+
+def report(algorithm: str, result, seconds: float) -> str:
+    """The lines `gaqueens.run` prints for a result."""
+    unit = ALGORITHMS[algorithm].unit
+    if algorithm == "ga":
+        work = f"after {result.generations} generations and {result.evaluations} evaluations"
+    elif unit == "none":
+        work = "with no search"
+    else:
+        work = f"after {result.evaluations} {unit}"
+    lines = [f"{result.conflicts} conflicts {work}", f"columns {columns_text(result.solution)}"]
+    if len(result.solution) <= DRAWN_UP_TO:
+        lines.append(drawing(result.solution))
+    lines.append(f"{algorithm}, {seconds:.3f} s")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = _Parser(prog="python -m gaqueens.run", description="One run of one algorithm.")
+    parser.add_argument("file", nargs="?", help="an experiment file for the settings (optional)")
+    parser.add_argument("--board", type=int, required=True, help="the board size N")
+    parser.add_argument("--seed", type=int, default=1, help="the seed (default 1)")
+    parser.add_argument("--algorithm", default="ga", choices=list(ALGORITHMS),
+                        help="the algorithm (default: ga)")
+    args = parser.parse_args(argv)
+    try:
+        if not BOARDS.accepts(args.board):
+            raise BadInput(f"--board must be {BOARDS.expected}, got {args.board}")
+        if not SEED.accepts(args.seed):
+            raise BadInput(f"--seed must be {SEED.expected}, got {args.seed}")
+        settings = ALGORITHMS[args.algorithm].settings()
+        if args.file:
+            experiment = load(args.file)
+            names = [entry.name for entry in experiment.entries]
+            if args.algorithm not in names:
+                raise BadInput(f"{args.file}: has no settings for {args.algorithm} "
+                               f"(it runs {', '.join(names)})")
+            settings = experiment.settings_of(args.algorithm)
+        if not has_solution(args.board) and getattr(settings, "target", 0) == 0:
+            raise BadInput(f"--board {args.board} has no solution (boards 2 and 3 have none)")
+    except BadInput as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    result = execute(args.algorithm, settings, args.board, args.seed)
+    print(report(args.algorithm, result, result.seconds))
+    pairs = attacking_pairs(result.solution)
+    if pairs != result.conflicts or (result.conflicts == 0 and not is_solution(result.solution, args.board)):
+        print(f"error: the verifier counts {pairs} attacking pairs", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

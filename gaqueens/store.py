@@ -1,0 +1,191 @@
+"""The runs of one output folder, kept in SQLite (runs.sqlite), from which every table, plot and
+runs.csv is exported.
+
+Each batch of finished runs is committed in one transaction as it arrives (write-ahead log,
+synchronous=FULL), so a kill -9 or a power loss leaves every committed run whole and none
+half-written. A row's key is (algorithm, board, seed): a rerun adds only the missing ones. The
+store remembers each algorithm's settings and refuses runs of other settings unless the sweep
+starts afresh. One sweep at a time may write: it holds an exclusive lock on runs.lock, which the
+system releases when the process ends, however it ends.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import io
+import json
+import sqlite3
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+from gaqueens.result import TRACE_COLUMNS, Result
+
+FILE = "runs.sqlite"
+RUN_COLUMNS = (
+    "algorithm", "board", "seed", "solved", "conflicts", "generations", "evaluations", "unit",
+    "seconds", "solution",
+)
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS algorithms (name TEXT PRIMARY KEY, settings TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+    algorithm TEXT NOT NULL, board INTEGER NOT NULL, seed INTEGER NOT NULL,
+    solved INTEGER NOT NULL, conflicts INTEGER NOT NULL, generations INTEGER NOT NULL,
+    evaluations INTEGER NOT NULL, unit TEXT NOT NULL, seconds REAL NOT NULL,
+    solution TEXT NOT NULL, trace BLOB,
+    PRIMARY KEY (algorithm, board, seed)
+);
+"""
+
+
+class Busy(Exception):
+    """Another sweep is writing into the same folder."""
+
+
+class Store:
+    """Opens (creating if needed) the store of ``folder``; with ``write=True`` it takes the
+    folder's lock first."""
+
+    def __init__(self, folder, *, write: bool = False):
+        self.folder = Path(folder)
+        self._lock = None
+        if write:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self._lock = open(self.folder / "runs.lock", "w")
+            try:
+                fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                self._lock.close()
+                raise Busy(f"{self.folder}: another sweep is writing here; wait for it or "
+                           "choose another --out") from None
+        elif not (self.folder / FILE).exists():
+            raise FileNotFoundError(f"{self.folder / FILE}: no stored runs")
+        self.db = sqlite3.connect(self.folder / FILE, timeout=30)
+        if write:
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.executescript(SCHEMA)
+
+    def close(self):
+        self.db.close()
+        if self._lock:
+            self._lock.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # ---- settings ----
+
+    def settings(self) -> dict[str, dict]:
+        return {name: json.loads(s) for name, s in self.db.execute("SELECT name, settings FROM algorithms")}
+
+    def differences(self, settings: dict[str, dict]) -> list[str]:
+        """How ``settings`` (algorithm -> resolved settings) differ from the stored ones, for
+        algorithms that have stored settings."""
+        stored = self.settings()
+        return [
+            f"{name}.{key}: stored {stored[name].get(key)!r}, now {value.get(key)!r}"
+            for name, value in settings.items()
+            if name in stored and stored[name] != value
+            for key in sorted(set(value) | set(stored[name]))
+            if stored[name].get(key) != value.get(key)
+        ]
+
+    def use(self, settings: dict[str, dict]) -> None:
+        """Records the settings of algorithms new to the store."""
+        with self.db:
+            self.db.executemany(
+                "INSERT OR IGNORE INTO algorithms VALUES (?, ?)",
+                [(name, json.dumps(value, sort_keys=True)) for name, value in settings.items()],
+            )
+
+    def clear(self) -> None:
+        """Forgets every run and setting: a fresh start."""
+        with self.db:
+            self.db.execute("DELETE FROM runs")
+            self.db.execute("DELETE FROM algorithms")
+
+    # ---- runs ----
+
+    def keys(self) -> set[tuple[str, int, int]]:
+        return set(self.db.execute("SELECT algorithm, board, seed FROM runs"))
+
+    def add(self, algorithm: str, unit: str, board: int, results: list[tuple[int, Result]]) -> None:
+        """Stores finished runs of one algorithm and board, all in one transaction."""
+        rows = [
+            (
+                algorithm, board, seed, bool(r.solved), int(r.conflicts), int(r.generations),
+                int(r.evaluations), unit, float(r.seconds), " ".join(map(str, r.solution.tolist())),
+                None if r.trace is None else pack(r.trace),
+            )
+            for seed, r in results
+        ]
+        with self.db:
+            self.db.executemany(f"INSERT INTO runs VALUES ({', '.join('?' * 11)})", rows)
+
+    def runs(self, keys=None):
+        """The stored runs as a DataFrame with RUN_COLUMNS, ordered by algorithm, board and
+        seed; only those of ``keys`` (algorithm, board, seed) if given."""
+        import pandas as pd
+
+        frame = pd.read_sql_query(
+            f"SELECT {', '.join(RUN_COLUMNS)} FROM runs ORDER BY algorithm, board, seed", self.db
+        )
+        frame["solved"] = frame["solved"].astype(bool)
+        return _only(frame, keys)
+
+    def traces(self, keys=None):
+        """The stored traces, a row per (algorithm, board, seed, generation), with
+        TRACE_COLUMNS; only those of ``keys`` if given."""
+        import pandas as pd
+
+        parts = []
+        for algorithm, board, seed, blob in self.db.execute(
+            "SELECT algorithm, board, seed, trace FROM runs WHERE trace IS NOT NULL "
+            "ORDER BY algorithm, board, seed"
+        ):
+            if keys is None or (algorithm, board, seed) in keys:
+                part = pd.DataFrame(unpack(blob), columns=TRACE_COLUMNS)
+                part.insert(0, "seed", seed)
+                part.insert(0, "board", board)
+                part.insert(0, "algorithm", algorithm)
+                parts.append(part)
+        if not parts:
+            return pd.DataFrame(columns=["algorithm", "board", "seed", *TRACE_COLUMNS])
+        frame = pd.concat(parts, ignore_index=True)
+        for column in ("generation", "evaluations", "best", "worst"):
+            frame[column] = frame[column].astype("int64")
+        return frame
+
+
+def _only(frame, keys):
+    if keys is None:
+        return frame.reset_index(drop=True)
+    index = list(zip(frame["algorithm"], frame["board"], frame["seed"]))
+    return frame[[key in keys for key in index]].reset_index(drop=True)
+
+
+def pack(array: np.ndarray) -> bytes:
+    buffer = io.BytesIO()
+    np.save(buffer, np.asarray(array), allow_pickle=False)
+    return zlib.compress(buffer.getvalue())
+
+
+def unpack(blob: bytes) -> np.ndarray:
+    return np.load(io.BytesIO(zlib.decompress(blob)), allow_pickle=False)
+
+
+def read_runs(folder, keys=None):
+    """The stored runs of an output folder as a pandas DataFrame."""
+    with Store(folder) as store:
+        return store.runs(keys)
+
+
+def read_traces(folder, keys=None):
+    """The stored GA traces of an output folder as a pandas DataFrame."""
+    with Store(folder) as store:
+        return store.traces(keys)

@@ -1,0 +1,184 @@
+"""The sweep: every run of an experiment, stored as it finishes, then the tables and plots.
+
+    python -m gaqueens.sweep FILE [--out DIR] [--seeds FIRST..LAST] [--workers K]
+                                  [--scheduler ADDRESS] [--fresh] [--quiet]
+
+Runs already in the output folder's store are not run again, so an interrupted sweep resumes
+where it stopped. Exit status: 0 done; 2 bad input or usage; 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+from gaqueens import executors, manifest, outputs
+from gaqueens.algorithms import ALGORITHMS
+from gaqueens.board import attacking_pairs, is_solution
+from gaqueens.experiment import BadInput, Experiment, load, parse_seeds, settings_to_yaml
+from gaqueens.store import Busy, Store
+
+BATCH = 10  # runs sent to a worker at once: at most this many are lost with it
+
+
+class Interrupted(Exception):
+    """The sweep was stopped by Ctrl-C or a termination signal; finished runs are stored."""
+
+
+def batches(experiment: Experiment, todo: list[tuple[str, int, int]], workers: int) -> list[tuple]:
+    """The runs to do, grouped by algorithm and board into batches of a few seeds, the largest
+    boards first so that the longest runs start early."""
+    seeds = defaultdict(list)
+    for algorithm, board, seed in todo:
+        seeds[algorithm, board].append(seed)
+    out = []
+    for (algorithm, board), group in sorted(seeds.items(), key=lambda item: -item[0][1]):
+        size = max(1, min(BATCH, len(group) // (2 * workers)))
+        settings = experiment.settings_of(algorithm)
+        out += [(algorithm, settings, board, group[i:i + size]) for i in range(0, len(group), size)]
+    return out
+
+
+def verify(algorithm: str, settings, board: int, seed: int, result) -> None:
+    """Checks a run's claims with the independent verifier before it is stored."""
+    pairs = attacking_pairs(result.solution)
+    target = getattr(settings, "target", 0)
+    if (
+        len(result.solution) != board
+        or pairs != result.conflicts
+        or bool(result.solved) != (pairs <= target)
+        or (result.solved and target == 0 and not is_solution(result.solution, board))
+    ):
+        raise RuntimeError(
+            f"the verifier rejects {algorithm} on board {board}, seed {seed}: it reports "
+            f"{result.conflicts} conflicts (solved: {result.solved}), the verifier counts {pairs}"
+        )
+
+
+def run_sweep(experiment: Experiment, *, workers: int | None = None, scheduler: str | None = None,
+              fresh: bool = False, progress: bool = True, say=print, argv=None) -> str:
+    """Runs the experiment's missing runs and writes its outputs; returns the results table
+    (markdown). Raises BadInput for settings that differ from the stored ones (unless
+    ``fresh``), Busy when another sweep writes into the same folder, and Interrupted."""
+    workers = workers or os.cpu_count() or 1
+    executor = f"dask scheduler {scheduler}" if scheduler else (
+        f"{workers} local processes" if workers > 1 else "1 process")
+    with Store(experiment.output, write=True) as store:
+        settings = {entry.name: settings_to_yaml(entry) for entry in experiment.entries}
+        if fresh:
+            store.clear()
+        differences = store.differences(settings)
+        if differences:
+            more = f" and {len(differences) - 1} more" if len(differences) > 1 else ""
+            raise BadInput(f"{experiment.output}: its stored runs used other settings "
+                           f"({differences[0]}{more}); add --fresh to discard them, or use "
+                           "another --out")
+        store.use(settings)
+        done = store.keys()
+        tasks = experiment.tasks()
+        todo = [task for task in tasks if task not in done]
+        say(f"{experiment.name}: {len(tasks) - len(todo)} of {len(tasks)} runs stored, "
+            f"{len(todo)} to compute on {executor}")
+        results = _executor(batches(experiment, todo, workers), workers, scheduler)
+        record = manifest.start(experiment, argv or [], executor)
+        if todo or manifest.read(experiment.output) is None:
+            outputs.remove(experiment.output)
+            manifest.write(experiment.output, record)
+        try:
+            _store(store, results, len(todo), experiment.name, progress)
+        except Interrupted:
+            record.update(ended=manifest.now(), status="interrupted")
+            manifest.write(experiment.output, record)
+            raise
+        if todo:
+            record.update(ended=manifest.now(), status="complete")
+            manifest.write(experiment.output, record)
+        return outputs.write(store, experiment)
+
+
+def _executor(work: list[tuple], workers: int, scheduler: str | None):
+    if scheduler:
+        return executors.dask_cluster(work, scheduler)
+    if workers > 1 and len(work) > 1:
+        return executors.local_pool(work, min(workers, len(work)))
+    return executors.in_process(work)
+
+
+def _store(store, results, count: int, name: str, progress: bool) -> None:
+    """Verifies and stores each batch of results as it arrives."""
+    from tqdm import tqdm
+
+    bar = tqdm(total=count, unit="run", disable=None if progress and count else True,
+               file=sys.stderr, desc=name, dynamic_ncols=True)
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        for (algorithm, settings, board, _), finished in results:
+            for seed, result in finished:
+                verify(algorithm, settings, board, seed, result)
+            store.add(algorithm, ALGORITHMS[algorithm].unit, board, finished)
+            bar.update(len(finished))
+    except KeyboardInterrupt:
+        raise Interrupted() from None
+    finally:
+        results.close()
+        bar.close()
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _terminate(signum, frame):
+    raise KeyboardInterrupt
+
+
+# ---- the command ---------------------------------------------------------------------------
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        print(f"{self.prog}: {message} (see --help)", file=sys.stderr)
+        sys.exit(2)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m gaqueens.sweep",
+                     description="Run every run of an experiment file, store it, and write the "
+                                 "tables and plots.")
+    parser.add_argument("file", help="the experiment file (YAML)")
+    parser.add_argument("--out", help="the output folder (default: the file's output)")
+    parser.add_argument("--seeds", help="FIRST..LAST, inclusive (default: the file's seeds)")
+    parser.add_argument("--workers", type=int, help="local processes (default: all cores)")
+    parser.add_argument("--scheduler", help="send the runs to the Dask scheduler at ADDRESS")
+    parser.add_argument("--fresh", action="store_true",
+                        help="discard stored runs of other settings and start over")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar or messages")
+    return parser
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    args = _parser().parse_args(argv)
+    say = (lambda *a, **k: None) if args.quiet else (lambda text: print(text, file=sys.stderr))
+    try:
+        if args.workers is not None and args.workers < 1:
+            raise BadInput(f"--workers must be a whole number >= 1, got {args.workers}")
+        seeds = parse_seeds(args.seeds) if args.seeds is not None else None
+        experiment = load(args.file, output=args.out, seeds=seeds)
+        table = run_sweep(experiment, workers=args.workers, scheduler=args.scheduler,
+                          fresh=args.fresh, progress=not args.quiet, say=say, argv=argv)
+    except (BadInput, Busy, executors.Unreachable) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except (Interrupted, KeyboardInterrupt):
+        print("\ninterrupted: every finished run is stored; run the same command again to "
+              "resume", file=sys.stderr)
+        return 130
+    say(f"wrote {experiment.output}: runs.csv, summary.csv, summary.md and plots")
+    print(table)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
