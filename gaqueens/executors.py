@@ -1,6 +1,6 @@
 """Where the runs execute: this process, a pool of local processes, or a Dask cluster.
 
-Each executor takes batches (algorithm, settings, board, seeds) and yields each batch's
+Each executor takes batches (name, algorithm, settings, board, seeds) and yields each batch's
 results as it finishes, in any order; the sweep stores them. A run's result depends only on its
 settings and seed, so the executor changes nothing but the time.
 """
@@ -14,7 +14,7 @@ from typing import Iterable, Iterator
 
 from gaqueens.algorithms import execute_batch
 
-Batch = tuple  # (algorithm, settings, board, [seeds])
+Batch = tuple  # (name the runs are stored by, algorithm, settings, board, [seeds])
 
 
 class Unreachable(Exception):
@@ -22,7 +22,7 @@ class Unreachable(Exception):
 
 
 def _run(batch: Batch):
-    return batch, execute_batch(*batch)
+    return batch, execute_batch(*batch[1:])
 
 
 def in_process(batches: Iterable[Batch]) -> Iterator:

@@ -6,6 +6,7 @@ The keys (SPEC section 3), each optional but ``boards``:
     boards: [8]                  # one or more board sizes, 1 to 10^7
     seeds: {first: 1, last: 100} # inclusive, >= 0; the default
     ga: {...}                    # GaSettings, the published ones by default; or none
+    variants: {name: {...}}      # more GAs beside it, each the ga's settings with these changed
     baselines: [local-search]    # or {backtracking: {budget: 10000000}}; default: none
     reference: {8: 100}          # published medians of the GA, per board; default: none
     output: results/n8           # default: results/<name>
@@ -31,7 +32,8 @@ from gaqueens.board import has_solution
 from gaqueens.ga import GaSettings
 from gaqueens.ranges import Whole, allowed
 
-TOP_KEYS = ("name", "boards", "seeds", "ga", "baselines", "reference", "output")
+TOP_KEYS = ("name", "boards", "seeds", "ga", "variants", "baselines", "reference", "output")
+NAME = r"[A-Za-z0-9][A-Za-z0-9._-]*"
 BOARDS = Whole(1, 10_000_000)
 SEED = Whole(0, 2**63 - 1)
 MAX_BOARD_KEY = "max-board"  # any baseline: run it only on boards up to this size
@@ -43,9 +45,11 @@ class BadInput(Exception):
 
 @dataclass(frozen=True)
 class Entry:
-    """One algorithm of an experiment, with its settings."""
+    """One algorithm of an experiment with its settings, under the name its runs are stored
+    by: the algorithm's own name, or a GA variant's."""
 
     name: str
+    algorithm: str
     settings: object
     max_board: int | None = None
 
@@ -69,12 +73,12 @@ class Experiment:
         first, last = self.seeds
         tasks = []
         for entry in self.entries:
-            seeds = [first] if ALGORITHMS[entry.name].deterministic else range(first, last + 1)
+            seeds = [first] if ALGORITHMS[entry.algorithm].deterministic else range(first, last + 1)
             tasks += [(entry.name, b, s) for b in self.boards if entry.runs_on(b) for s in seeds]
         return tasks
 
-    def settings_of(self, name: str):
-        return next(entry.settings for entry in self.entries if entry.name == name)
+    def entry(self, name: str) -> Entry:
+        return next(entry for entry in self.entries if entry.name == name)
 
     def resolved(self) -> dict:
         """The whole experiment with every default filled in, in the file's own terms."""
@@ -188,7 +192,7 @@ class _Reader:
         if not isinstance(value, dict):
             self.expect(key, "a mapping", value)
         for name in value:
-            if name not in known:
+            if known is not None and name not in known:
                 where = f"{key}.{name}" if key else str(name)
                 close = difflib.get_close_matches(str(name), list(known), n=1)
                 hint = f" (did you mean {close[0]}?)" if close else ""
@@ -202,7 +206,7 @@ class _Reader:
             self.fail("", "is empty, expected a mapping of settings (boards: [8], ...)")
         data = self.mapping("", data, TOP_KEYS)
         name = data.get("name", stem)
-        if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", name):
+        if not isinstance(name, str) or not re.fullmatch(NAME, name):
             self.expect("name", "a name of letters, digits, '-', '_' and '.'", name)
         if "boards" not in data:
             self.fail("boards", "is missing: give the board sizes, e.g. boards: [8]")
@@ -210,7 +214,8 @@ class _Reader:
         entries = []
         ga = data.get("ga", {})
         if ga != "none":
-            entries.append(Entry("ga", self.ga(ga)))
+            entries.append(Entry("ga", "ga", self.ga(ga)))
+        entries += self.variants(data.get("variants", {}), ga)
         entries += self.baselines(data.get("baselines", []))
         if not entries:
             self.fail("ga", "is none and there are no baselines: nothing to run")
@@ -270,6 +275,7 @@ class _Reader:
         return dict(value)
 
     def solvable(self, entry: Entry, boards):
+        """Refuses boards 2 and 3 to an algorithm that must reach 0 conflicts there."""
         target = getattr(entry.settings, "target", 0)
         for i, board in enumerate(boards):
             if not has_solution(board) and target == 0 and entry.runs_on(board):
@@ -278,26 +284,46 @@ class _Reader:
 
     # ---- the GA ----
 
-    def ga(self, value) -> GaSettings:
+    def variants(self, value, ga) -> list[Entry]:
+        value = self.mapping("variants", value, None)
+        entries = []
+        for name, changes in value.items():
+            if not isinstance(name, str) or not re.fullmatch(NAME, name) or name in ALGORITHMS:
+                self.expect("variants", "named by letters, digits, '-', '_' and '.', other than "
+                            "an algorithm's name", name)
+            base = {} if ga in (None, "none") else dict(ga)
+            changes = self.mapping(f"variants.{name}", {} if changes is None else changes,
+                                   self.ga_keys())
+            merged = {**base, **changes}
+            if isinstance(base.get("stop"), dict) and isinstance(changes.get("stop"), dict):
+                merged["stop"] = {**base["stop"], **changes["stop"]}
+            entries.append(Entry(name, "ga", self.ga(merged, f"variants.{name}")))
+        return entries
+
+    @staticmethod
+    def ga_keys() -> list[str]:
+        names = [f.name for f in dataclasses.fields(GaSettings)]
+        return [name for name in names if name not in ("target", "generations")] + ["stop"]
+
+    def ga(self, value, where: str = "ga") -> GaSettings:
         if value is None:
             value = {}
         fields = {f.name: f for f in dataclasses.fields(GaSettings)}
-        keys = [name for name in fields if name not in ("target", "generations")] + ["stop"]
-        value = self.mapping("ga", value, keys)
+        value = self.mapping(where, value, self.ga_keys())
         settings = {}
         for key, item in value.items():
             if key == "stop":
-                stop = self.mapping("ga.stop", item, ("target", "generations"))
+                stop = self.mapping(f"{where}.stop", item, ("target", "generations"))
                 for name, limit in stop.items():
-                    settings[name] = self.check(f"ga.stop.{name}", allowed(fields[name]), limit)
+                    settings[name] = self.check(f"{where}.stop.{name}", allowed(fields[name]), limit)
             elif "registry" in fields[key].metadata:
-                settings[key] = self.operator(f"ga.{key}", item, fields[key].metadata["registry"])
+                settings[key] = self.operator(f"{where}.{key}", item, fields[key].metadata["registry"])
             else:
-                settings[key] = self.check(f"ga.{key}", allowed(fields[key]), item)
+                settings[key] = self.check(f"{where}.{key}", allowed(fields[key]), item)
         ga = GaSettings(**settings)
         if ga.scheme == "mu,lambda" and ga.offspring < ga.population:
-            self.fail("ga.offspring", f"must be at least ga.population ({ga.population}) with "
-                      f"scheme mu,lambda, got {ga.offspring}")
+            self.fail(f"{where}.offspring", f"must be at least {where}.population "
+                      f"({ga.population}) with scheme mu,lambda, got {ga.offspring}")
         return ga
 
     def operator(self, key: str, value, registry: dict):
@@ -343,7 +369,7 @@ class _Reader:
         max_board = value.get(MAX_BOARD_KEY)
         if max_board is not None:
             self.check(f"{key}.{MAX_BOARD_KEY}", BOARDS, max_board)
-        return Entry(name, ALGORITHMS[name].settings(**settings), max_board)
+        return Entry(name, name, ALGORITHMS[name].settings(**settings), max_board)
 
 
 # ---- settings back to the file's terms -----------------------------------------------------

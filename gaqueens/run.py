@@ -66,7 +66,7 @@ def main(argv=None) -> int:
             if args.algorithm not in names:
                 raise BadInput(f"{args.file}: has no settings for {args.algorithm} "
                                f"(it runs {', '.join(names)})")
-            settings = experiment.settings_of(args.algorithm)
+            settings = experiment.entry(args.algorithm).settings
         if not has_solution(args.board) and getattr(settings, "target", 0) == 0:
             raise BadInput(f"--board {args.board} has no solution (boards 2 and 3 have none)")
     except BadInput as error:

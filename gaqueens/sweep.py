@@ -36,10 +36,11 @@ def batches(experiment: Experiment, todo: list[tuple[str, int, int]], workers: i
     for algorithm, board, seed in todo:
         seeds[algorithm, board].append(seed)
     out = []
-    for (algorithm, board), group in sorted(seeds.items(), key=lambda item: -item[0][1]):
+    for (name, board), group in sorted(seeds.items(), key=lambda item: -item[0][1]):
         size = max(1, min(BATCH, len(group) // (2 * workers)))
-        settings = experiment.settings_of(algorithm)
-        out += [(algorithm, settings, board, group[i:i + size]) for i in range(0, len(group), size)]
+        entry = experiment.entry(name)
+        out += [(name, entry.algorithm, entry.settings, board, group[i:i + size])
+                for i in range(0, len(group), size)]
     return out
 
 
@@ -116,10 +117,10 @@ def _store(store, results, count: int, name: str, progress: bool) -> None:
                file=sys.stderr, desc=name, dynamic_ncols=True)
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
-        for (algorithm, settings, board, _), finished in results:
+        for (name, algorithm, settings, board, _), finished in results:
             for seed, result in finished:
-                verify(algorithm, settings, board, seed, result)
-            store.add(algorithm, ALGORITHMS[algorithm].unit, board, finished)
+                verify(name, settings, board, seed, result)
+            store.add(name, ALGORITHMS[algorithm].unit, board, finished)
             bar.update(len(finished))
     except KeyboardInterrupt:
         raise Interrupted() from None
