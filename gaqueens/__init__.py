@@ -1,3 +1,30 @@
-"""gaqueens: seed sweeps of a (mu+lambda) GA on DEAP for N-Queens, beside classic solvers."""
+"""gaqueens: seed sweeps of a (mu+lambda) GA on DEAP for N-Queens, beside classic solvers.
+
+The Python API, for notebooks (the commands are thin layers over it):
+
+    experiment = gaqueens.load("experiments/n8.yaml")   # validated, or BadInput
+    gaqueens.run_sweep(experiment)                        # runs what is missing, writes outputs
+    runs = gaqueens.read_runs("results/n8")               # pandas DataFrames
+    traces = gaqueens.read_traces("results/n8")
+"""
 
 __version__ = "0.1.0"
+
+_API = {
+    "load": "gaqueens.experiment",
+    "BadInput": "gaqueens.experiment",
+    "run_sweep": "gaqueens.sweep",
+    "read_runs": "gaqueens.store",
+    "read_traces": "gaqueens.store",
+    "Result": "gaqueens.result",
+}
+__all__ = list(_API)
+
+
+def __getattr__(name):
+    # imported on first use, so that `python -m gaqueens.count` does not load pandas
+    if name in _API:
+        import importlib
+
+        return getattr(importlib.import_module(_API[name]), name)
+    raise AttributeError(f"module 'gaqueens' has no attribute {name!r}")

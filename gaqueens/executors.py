@@ -30,17 +30,18 @@ def in_process(batches: Iterable[Batch]) -> Iterator:
         yield _run(batch)
 
 
-def _ignore_interrupts():
-    # Ctrl-C reaches every process of the terminal's group; the sweep alone handles it and
-    # stops the workers, so they do not print tracebacks of their own.
+def _worker_signals():
+    # Ctrl-C reaches every process of the terminal's group: the sweep alone handles it, and
+    # stops its workers with SIGTERM, which ends them quietly (not the sweep's own handler).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def local_pool(batches: list[Batch], workers: int) -> Iterator:
     """A pool of ``workers`` processes; forked on Linux, so they start without importing
     anything again."""
     method = "fork" if sys.platform == "linux" else "spawn"
-    pool = multiprocessing.get_context(method).Pool(workers, initializer=_ignore_interrupts)
+    pool = multiprocessing.get_context(method).Pool(workers, initializer=_worker_signals)
     try:
         yield from pool.imap_unordered(_run, batches)
         pool.close()
@@ -49,27 +50,29 @@ def local_pool(batches: list[Batch], workers: int) -> Iterator:
         pool.join()
 
 
-def dask_cluster(batches: list[Batch], address: str) -> Iterator:
-    """Batches submitted to the Dask scheduler at ``address``, which is reached here and now;
-    results come back to this process, so the store keeps a single writer."""
+def connect(address: str):
+    """A client of the Dask scheduler at ``address``, or Unreachable within a few seconds."""
     try:
         from distributed import Client
     except ImportError:
         raise Unreachable("--scheduler needs Dask: pip install 'gaqueens[cluster]'") from None
     try:
-        client = Client(address, timeout="10s", set_as_default=False)
+        return Client(address, timeout="5s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as error:
         raise Unreachable(f"--scheduler {address}: no Dask scheduler answers there ({error})") from None
-    return _gather(client, batches)
 
 
-def _gather(client, batches: list[Batch]) -> Iterator:
+def dask_cluster(batches: list[Batch], client) -> Iterator:
+    """Batches submitted through a Dask ``client``; results come back to this process, so the
+    store keeps a single writer."""
     from distributed import as_completed
 
     futures = [client.submit(_run, batch, pure=False) for batch in batches]
     try:
-        for future in as_completed(futures):
-            yield future.result()
+        with client.as_current():
+            for future in as_completed(futures):
+                yield future.result()
     finally:
-        client.cancel(futures)
-        client.close()
+        pending = [future for future in futures if not future.done()]
+        if pending:
+            client.cancel(pending)

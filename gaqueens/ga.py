@@ -86,41 +86,43 @@ def run(settings: GaSettings, board: int, seed: int) -> Result:
 
 def _evolve(settings: GaSettings, n: int, rng: np.random.Generator) -> Result:
     evaluate = Conflicts(n)
-    mu, lam = settings.population, settings.offspring
-    population = rng.permuted(np.tile(np.arange(n), (mu, 1)), axis=1)
+    population = rng.permuted(np.tile(np.arange(n), (settings.population, 1)), axis=1)
     conflicts = evaluate(population)
     order = np.argsort(conflicts, kind="stable")
     population, conflicts = population[order], conflicts[order]
     history = [conflicts]  # the survivors' conflicts, sorted, per generation
-    children_first = settings.ties == "offspring-first"
-    plus = settings.scheme == "mu+lambda"
     generation = 0
     while conflicts[0] > settings.target and generation < settings.generations:
         generation += 1
-        children = population[settings.select(conflicts, lam, rng)]
-        settings.crossover(children)
-        settings.mutation(children, rng)
-        children_conflicts = evaluate(children)
-        if not plus:
-            pool, pool_conflicts = children, children_conflicts
-        elif children_first:
-            pool = np.concatenate((children, population))
-            pool_conflicts = np.concatenate((children_conflicts, conflicts))
-        else:
-            pool = np.concatenate((population, children))
-            pool_conflicts = np.concatenate((conflicts, children_conflicts))
-        survivors = np.argsort(pool_conflicts, kind="stable")[:mu]
-        population, conflicts = pool[survivors], pool_conflicts[survivors]
+        population, conflicts = step(population, conflicts, settings, evaluate, rng)
         history.append(conflicts)
     best = int(conflicts[0])
     return Result(
         solved=best <= settings.target,
         conflicts=best,
-        evaluations=mu + lam * generation,
+        evaluations=settings.population + settings.offspring * generation,
         solution=population[0].copy(),
         generations=generation,
-        trace=_trace(np.array(history), mu, lam),
+        trace=_trace(np.array(history), settings.population, settings.offspring),
     )
+
+
+def step(population: np.ndarray, conflicts: np.ndarray, settings: GaSettings, evaluate, rng):
+    """One generation: the next population and its conflicts, sorted by conflicts."""
+    children = population[settings.select(conflicts, settings.offspring, rng)]
+    settings.crossover(children)
+    settings.mutation(children, rng)
+    children_conflicts = evaluate(children)
+    if settings.scheme == "mu,lambda":
+        pool, pool_conflicts = children, children_conflicts
+    elif settings.ties == "offspring-first":
+        pool = np.concatenate((children, population))
+        pool_conflicts = np.concatenate((children_conflicts, conflicts))
+    else:
+        pool = np.concatenate((population, children))
+        pool_conflicts = np.concatenate((conflicts, children_conflicts))
+    survivors = np.argsort(pool_conflicts, kind="stable")[: settings.population]
+    return pool[survivors], pool_conflicts[survivors]
 
 
 def _trace(history: np.ndarray, mu: int, lam: int) -> np.ndarray:

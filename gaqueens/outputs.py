@@ -31,6 +31,14 @@ def remove(folder: Path) -> None:
         (folder / name).unlink(missing_ok=True)
 
 
+def _in_entry_order(frame, experiment):
+    """Rows in the experiment's order of algorithms (the GA first), then by board and seed."""
+    rank = {entry.name: i for i, entry in enumerate(experiment.entries)}
+    columns = [c for c in ("board", "seed") if c in frame.columns]
+    frame = frame.assign(_rank=frame["algorithm"].map(rank)).sort_values(["_rank", *columns])
+    return frame.drop(columns="_rank").reset_index(drop=True)
+
+
 def title(experiment) -> str:
     first, last = experiment.seeds
     boards = ", ".join(map(str, experiment.boards))
@@ -43,10 +51,10 @@ def write(store, experiment) -> str:
 
     folder = store.folder
     keys = set(experiment.tasks())
-    runs = store.runs(keys)
+    runs = _in_entry_order(store.runs(keys), experiment)
     traces = store.traces(keys)
     _write_text(folder / "runs.csv", runs.to_csv(index=False))
-    summary = tables.summarize(runs, traces, experiment.reference)
+    summary = _in_entry_order(tables.summarize(runs, traces, experiment.reference), experiment)
     _write_text(folder / "summary.csv", summary.to_csv(index=False))
     results = tables.results_table(summary)
     parts = [

@@ -16,6 +16,7 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
+import matplotlib.ticker  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
@@ -35,27 +36,38 @@ def _colors(keys):
 
 
 def convergence(traces: pd.DataFrame, path: Path, title: str) -> None:
-    """Best conflicts against evaluations for the GA; a run that has stopped keeps its last
-    best, so the band covers every seed to the longest run."""
-    ga = traces[traces["algorithm"] == "ga"]
+    """Best conflicts against evaluations, a line per board (and a line style per GA when
+    variants run beside the published GA); a run that has stopped keeps its last best, so the
+    band covers every seed to the longest run."""
     figure, axes = plt.subplots(figsize=(7.5, 4.8))
-    boards = sorted(ga["board"].unique())
+    boards = sorted(traces["board"].unique())
+    names = list(dict.fromkeys(traces["algorithm"]))
     colors = _colors(boards)
-    for board in boards:
-        table = ga[ga["board"] == board].pivot(index="evaluations", columns="seed", values="best")
-        table = table.ffill()
-        quartiles = np.nanquantile(table.to_numpy(dtype=float), [0.25, 0.5, 0.75], axis=1)
-        x = table.index.to_numpy()
-        axes.fill_between(x, quartiles[0], quartiles[2], color=colors[board], alpha=0.2, lw=0)
-        axes.plot(x, quartiles[1], color=colors[board], lw=1.6, label=f"{board} x {board}")
+    styles = dict(zip(names, ["-", "--", ":", "-."] * len(names)))
+    for name in names:
+        for board in boards:
+            rows = traces[(traces["algorithm"] == name) & (traces["board"] == board)]
+            if rows.empty:
+                continue
+            table = rows.pivot(index="evaluations", columns="seed", values="best").ffill()
+            low, median, high = np.quantile(table.to_numpy(dtype=float), [0.25, 0.5, 0.75], axis=1)
+            x = table.index.to_numpy()
+            label = f"{board} x {board}" + (f", {name}" if len(names) > 1 else "")
+            if len(names) == 1:
+                axes.fill_between(x, low, high, step="post", color=colors[board], alpha=0.2, lw=0)
+            axes.step(x, median, where="post", ls=styles[name], color=colors[board], lw=1.5,
+                      label=label)
     axes.set_xscale("log")
     axes.set_yscale("symlog", linthresh=1)
+    axes.yaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
     axes.set_ylim(bottom=0)
     axes.set_xlabel("evaluations")
     axes.set_ylabel("best attacking pairs in the population")
     axes.set_title(title)
     axes.grid(True, which="major", alpha=0.3)
-    axes.legend(title="board (median, quartiles)", fontsize=8, title_fontsize=8)
+    band = " and interquartile band" if len(names) == 1 else ""
+    axes.legend(title=f"median over seeds{band}", fontsize=8, title_fontsize=8,
+                ncol=2 if len(names) * len(boards) > 6 else 1)
     _save(figure, path)
 
 

@@ -21,12 +21,28 @@ class Result:
     generations  the GA's generations (0 for the baselines)
     seconds      wall time of the whole run where it ran; filled in by ``algorithms.execute``
     trace        the GA's record per generation, columns TRACE_COLUMNS; None for baselines
+
+    Equality compares the numbers only; ``same_run`` compares the arrays too.
     """
 
     solved: bool
     conflicts: int
     evaluations: int
-    solution: np.ndarray
+    solution: np.ndarray = field(compare=False)
     generations: int = 0
     seconds: float = 0.0
     trace: np.ndarray | None = field(default=None, repr=False, compare=False)
+
+
+def same_run(first: Result, second: Result) -> bool:
+    """Whether two results are the same run: equal numbers, solution and trace (timing aside)."""
+    def strip(result):
+        return (result.solved, result.conflicts, result.evaluations, result.generations)
+
+    if (first.trace is None) != (second.trace is None):
+        return False
+    return (
+        strip(first) == strip(second)
+        and np.array_equal(first.solution, second.solution)
+        and (first.trace is None or np.array_equal(first.trace, second.trace))
+    )

@@ -68,6 +68,15 @@ def run_sweep(experiment: Experiment, *, workers: int | None = None, scheduler: 
     workers = workers or os.cpu_count() or 1
     executor = f"dask scheduler {scheduler}" if scheduler else (
         f"{workers} local processes" if workers > 1 else "1 process")
+    client = executors.connect(scheduler) if scheduler else None
+    try:
+        return _sweep(experiment, workers, client, executor, fresh, progress, say, argv)
+    finally:
+        if client is not None:
+            client.close()
+
+
+def _sweep(experiment, workers, client, executor, fresh, progress, say, argv) -> str:
     with Store(experiment.output, write=True) as store:
         settings = {entry.name: settings_to_yaml(entry) for entry in experiment.entries}
         if fresh:
@@ -84,8 +93,9 @@ def run_sweep(experiment: Experiment, *, workers: int | None = None, scheduler: 
         todo = [task for task in tasks if task not in done]
         say(f"{experiment.name}: {len(tasks) - len(todo)} of {len(tasks)} runs stored, "
             f"{len(todo)} to compute on {executor}")
-        results = _executor(batches(experiment, todo, workers), workers, scheduler)
+        results = _executor(batches(experiment, todo, workers), workers, client)
         record = manifest.start(experiment, argv or [], executor)
+        record["runs_stored_before"] = len(tasks) - len(todo)
         if todo or manifest.read(experiment.output) is None:
             outputs.remove(experiment.output)
             manifest.write(experiment.output, record)
@@ -101,9 +111,9 @@ def run_sweep(experiment: Experiment, *, workers: int | None = None, scheduler: 
         return outputs.write(store, experiment)
 
 
-def _executor(work: list[tuple], workers: int, scheduler: str | None):
-    if scheduler:
-        return executors.dask_cluster(work, scheduler)
+def _executor(work: list[tuple], workers: int, client):
+    if client is not None:
+        return executors.dask_cluster(work, client)
     if workers > 1 and len(work) > 1:
         return executors.local_pool(work, min(workers, len(work)))
     return executors.in_process(work)

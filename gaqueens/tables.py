@@ -109,17 +109,19 @@ def placements_text(n: int) -> str:
 
 def growth(summary: pd.DataFrame) -> pd.DataFrame:
     """Per algorithm with at least three boards solved at the median: the exponent k of a
-    least-squares fit of median work and of median wall time to c N^k, on log scales."""
+    least-squares fit of median work and of median wall time to c N^k, on log scales (no work
+    exponent for an algorithm that does no search)."""
     rows = []
-    for algorithm, group in summary.groupby("algorithm", sort=True):
-        group = group[np.isfinite(group["median"]) & (group["median"] > 0)]
+    for algorithm, group in summary.groupby("algorithm", sort=False):
+        group = group[np.isfinite(group["median"])]
         if len(group) < 3:
             continue
         logn = np.log(group["board"].astype(float))
+        work = group["median"].astype(float)
         rows.append({
             "algorithm": algorithm,
             "boards": f"{group['board'].min()}..{group['board'].max()}",
-            "work_exponent": np.polyfit(logn, np.log(group["median"]), 1)[0],
+            "work_exponent": np.polyfit(logn, np.log(work), 1)[0] if (work > 0).all() else math.nan,
             "seconds_exponent": np.polyfit(logn, np.log(group["median_seconds"]), 1)[0],
         })
     return pd.DataFrame(rows, columns=["algorithm", "boards", "work_exponent", "seconds_exponent"])
@@ -203,6 +205,6 @@ def growth_table(summary: pd.DataFrame) -> str:
     return markdown(pd.DataFrame({
         "algorithm": fits["algorithm"],
         "boards": fits["boards"],
-        "median work grows as": [f"N^{k:.2f}" for k in fits["work_exponent"]],
+        "median work grows as": ["" if math.isnan(k) else f"N^{k:.2f}" for k in fits["work_exponent"]],
         "median time grows as": [f"N^{k:.2f}" for k in fits["seconds_exponent"]],
     }))

@@ -1,0 +1,98 @@
+"""The fitness, the verifier and the facts of the table, against hand counts and brute force."""
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gaqueens.board import (
+    Conflicts, attacking_pairs, drawing, is_solution, known_solutions, mean_attacking_pairs,
+)
+
+EIGHT = [5, 2, 0, 6, 4, 7, 1, 3]  # the published example's answer
+
+
+def all_permutations(n):
+    return np.array(list(itertools.permutations(range(n))))
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 8, 32, 128])
+def test_identity_puts_every_pair_on_one_diagonal(n):
+    identity = np.arange(n)[None, :]
+    assert Conflicts(n)(identity).tolist() == [n * (n - 1) // 2]
+    assert attacking_pairs(identity[0]) == n * (n - 1) // 2
+
+
+def test_a_solution_has_no_conflicts():
+    assert Conflicts(8)(np.array([EIGHT])).tolist() == [0]
+    assert Conflicts(4)(np.array([[1, 3, 0, 2]])).tolist() == [0]
+    assert is_solution(EIGHT, 8) and is_solution([1, 3, 0, 2], 4)
+
+
+def test_a_placement_counted_by_hand():
+    # queens (0,0) (1,2) (2,1) (3,3): (0,0)-(3,3) share the falling diagonal and (1,2)-(2,1)
+    # the rising one; no other pair meets
+    assert Conflicts(4)(np.array([[0, 2, 1, 3]])).tolist() == [2]
+    assert attacking_pairs([0, 2, 1, 3]) == 2
+
+
+def test_three_queens_on_one_diagonal_make_three_pairs():
+    # (0,4) (1,3) (2,2) share the rising diagonal r + c = 4: 3 pairs; (3,0) and (4,1) share the
+    # falling diagonal r - c = 3: 1 pair; no other two queens meet
+    placement = [4, 3, 2, 0, 1]
+    assert attacking_pairs(placement) == 3 + 1
+    assert Conflicts(5)(np.array([placement])).tolist() == [4]
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 40), k=st.integers(1, 12), seed=st.integers(0, 2**32 - 1))
+def test_batched_fitness_matches_the_verifier_row_by_row(n, k, seed):
+    genomes = np.random.default_rng(seed).permuted(np.tile(np.arange(n), (k, 1)), axis=1)
+    assert Conflicts(n)(genomes).tolist() == [attacking_pairs(g) for g in genomes]
+
+
+def test_brute_force_over_all_8x8_permutations_finds_the_92_solutions_and_mean_5():
+    conflicts = Conflicts(8)(all_permutations(8))
+    assert int((conflicts == 0).sum()) == 92 == known_solutions(8)[0]
+    assert conflicts.mean() == pytest.approx(mean_attacking_pairs(8)) == 5
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7])
+def test_mean_attacking_pairs_is_exact_on_small_boards(n):
+    conflicts = Conflicts(n)(all_permutations(n))
+    assert conflicts.mean() == pytest.approx(mean_attacking_pairs(n))
+    assert int((conflicts == 0).sum()) == known_solutions(n)[0]
+
+
+@pytest.mark.parametrize("placement, n", [
+    ([0, 0, 1, 2], 4),          # not a permutation: a column twice
+    ([1, 3, 0], 4),             # too short
+    ([1, 3, 0, 2, 4], 4),       # too long
+    ([1, 3, 0, 4], 4),          # a column off the board
+    ([-1, 1, 3, 0], 4),         # a negative column
+    ([0, 2, 1, 3], 4),          # a permutation with diagonal clashes
+    ([0, 2, 4, 3, 1], 5),       # a solution with its last two rows swapped: (0,0)-(3,3) clash
+])
+def test_verifier_rejects(placement, n):
+    assert not is_solution(placement, n)
+
+
+def test_verifier_counts_column_clashes_too():
+    # three queens in column 0 make 3 pairs; their diagonals r - c and r + c are all distinct
+    assert attacking_pairs([0, 0, 0]) == 3
+    assert is_solution([0, 2, 4, 1, 3], 5)
+
+
+def test_known_solutions_come_from_the_shipped_table():
+    assert known_solutions(1) == (1, 1)
+    assert known_solutions(2) == (0, 0)
+    assert known_solutions(16) == (14_772_512, 1_846_955)
+    assert known_solutions(27) == (234_907_967_154_122_528, 29_363_495_934_315_694)
+    assert known_solutions(28) is None
+
+
+def test_drawing_has_a_queen_per_row():
+    lines = drawing([1, 3, 0, 2]).splitlines()
+    assert lines == [". Q . .", ". . . Q", "Q . . .", ". . Q ."]

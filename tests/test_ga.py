@@ -1,0 +1,193 @@
+"""The GA engine: its operators, one generation worked by hand, and whole runs."""
+
+import threading
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gaqueens import ga
+from gaqueens.board import Conflicts, is_solution
+from gaqueens.ga import GaSettings
+from gaqueens.result import same_run
+from gaqueens.operators import CROSSOVER, MUTATION, SELECT, Ordered, Pmx, Shuffle, Swap, Tournament
+
+
+class Scripted:
+    """Stands in for numpy's Generator: ``integers`` hands out the given draws in order,
+    checking that each lies in the range asked for."""
+
+    def __init__(self, *draws):
+        self.draws = [np.array(d) for d in draws]
+
+    def integers(self, low, high, size):
+        draw = self.draws.pop(0)
+        assert draw.shape == np.empty(size).shape and (low <= draw).all() and (draw < high).all()
+        return draw
+
+
+def random_population(n, k, seed):
+    return np.random.default_rng(seed).permuted(np.tile(np.arange(n), (k, 1)), axis=1)
+
+
+# ---- operators ------------------------------------------------------------------------------
+
+
+@settings(max_examples=80, deadline=None)
+@given(n=st.integers(2, 60), k=st.integers(1, 30), seed=st.integers(0, 2**32 - 1))
+def test_swap_child_is_still_a_permutation_with_exactly_two_positions_changed(n, k, seed):
+    parents = random_population(n, k, seed)
+    children = parents.copy()
+    Swap(1)(children, np.random.default_rng(seed + 1))
+    assert (np.sort(children, axis=1) == np.arange(n)).all()
+    assert ((children != parents).sum(axis=1) == 2).all()
+
+
+@settings(max_examples=40, deadline=None)
+@given(name=st.sampled_from(sorted(MUTATION)), n=st.integers(2, 40), seed=st.integers(0, 2**32 - 1))
+def test_every_mutation_keeps_permutations(name, n, seed):
+    children = random_population(n, 12, seed)
+    MUTATION[name]()(children, np.random.default_rng(seed))
+    assert (np.sort(children, axis=1) == np.arange(n)).all()
+
+
+@settings(max_examples=40, deadline=None)
+@given(name=st.sampled_from(sorted(CROSSOVER)), n=st.integers(2, 40), seed=st.integers(0, 2**32 - 1))
+def test_every_crossover_keeps_permutations(name, n, seed):
+    import random
+
+    random.seed(seed)
+    children = random_population(n, 11, seed)  # an odd count: the last child has no partner
+    operator = CROSSOVER[name]() if name == "none" else CROSSOVER[name](1.0)
+    operator(children)
+    assert (np.sort(children, axis=1) == np.arange(n)).all()
+
+
+def test_tournament_picks_the_better_of_two():
+    conflicts = np.array([0, 5])
+    drawn = Scripted([[0, 1], [1, 0], [1, 1], [0, 0]])
+    assert Tournament(2)(conflicts, 4, drawn).tolist() == [0, 0, 1, 0]
+
+
+def test_tournament_tie_goes_to_the_first_drawn_as_in_deap():
+    drawn = Scripted([[1, 0], [0, 1]])
+    assert Tournament(2)(np.array([3, 3]), 2, drawn).tolist() == [1, 0]
+
+
+@pytest.mark.parametrize("name", sorted(SELECT))
+def test_every_selection_returns_rows_of_the_population(name):
+    picked = SELECT[name]()(np.arange(7), 50, np.random.default_rng(1))
+    assert picked.shape == (50,) and ((0 <= picked) & (picked < 7)).all()
+
+
+# ---- one generation, by hand ------------------------------------------------------------------
+#
+# On the 4x4 board: P0 = [2,0,1,3] has 1 attacking pair ((1,0)-(2,1)), P1 = [1,0,2,3] has 2.
+# Tournaments [0,1] -> P0 and [1,1] -> P1. Swaps of positions (0,1) in both children:
+# C0 = [0,2,1,3], 2 pairs ((0,0)-(3,3), (1,2)-(2,1)); C1 = [0,1,2,3], 6 pairs (one diagonal).
+# C0 ties with P1 for the second place.
+
+P0, P1 = [2, 0, 1, 3], [1, 0, 2, 3]
+C0, C1 = [0, 2, 1, 3], [0, 1, 2, 3]
+
+
+def one_generation(**changes):
+    population = np.array([P0, P1])
+    conflicts = Conflicts(4)(population)
+    assert conflicts.tolist() == [1, 2]
+    rng = Scripted([[0, 1], [1, 1]], [0, 0], [0, 0])  # tournaments; swap i; swap j before skip
+    settings_ = GaSettings(population=2, offspring=2, **changes)
+    return ga.step(population, conflicts, settings_, Conflicts(4), rng)
+
+
+def test_ties_prefer_offspring():
+    population, conflicts = one_generation()
+    assert population.tolist() == [P0, C0] and conflicts.tolist() == [1, 2]
+
+
+def test_parents_first_ties_keep_the_parent():
+    population, conflicts = one_generation(ties="parents-first")
+    assert population.tolist() == [P0, P1] and conflicts.tolist() == [1, 2]
+
+
+def test_mu_comma_lambda_keeps_only_children():
+    population, conflicts = one_generation(scheme="mu,lambda")
+    assert population.tolist() == [C0, C1] and conflicts.tolist() == [2, 6]
+
+
+# ---- whole runs -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(1, 21))
+def test_solved_at_generation_g_used_20_plus_20g_evaluations(seed):
+    result = ga.run(GaSettings(), 8, seed)
+    assert result.solved and result.conflicts == 0 and is_solution(result.solution, 8)
+    assert result.evaluations == 20 + 20 * result.generations
+    trace = result.trace
+    assert trace[:, 0].tolist() == list(range(result.generations + 1))
+    assert trace[-1, 1] == result.evaluations and trace[-1, 2] == 0
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(4, 24), seed=st.integers(0, 10**9), mu=st.integers(1, 8), lam=st.integers(1, 8))
+def test_best_never_gets_worse_under_mu_plus_lambda(n, seed, mu, lam):
+    result = ga.run(GaSettings(population=mu, offspring=lam, generations=200), n, seed)
+    best = result.trace[:, 2]
+    assert (np.diff(best) <= 0).all()
+    assert (result.trace[:, 2] <= result.trace[:, 3]).all() and (result.trace[:, 3] <= result.trace[:, 4]).all()
+    assert result.evaluations == mu + lam * result.generations
+
+
+def test_a_seeded_run_is_identical_twice():
+    assert same_run(ga.run(GaSettings(), 32, 7), ga.run(GaSettings(), 32, 7))
+
+
+def test_other_seeds_give_other_runs():
+    assert len({ga.run(GaSettings(), 16, seed).evaluations for seed in range(1, 11)}) > 1
+
+
+def test_stops_at_the_generation_limit_unsolved():
+    result = ga.run(GaSettings(generations=0), 64, 1)
+    assert result.generations == 0 and result.evaluations == 20 and not result.solved
+    assert result.conflicts > 0 and len(result.trace) == 1
+
+
+def test_stops_at_a_target_above_zero():
+    result = ga.run(GaSettings(target=5), 64, 1)
+    assert result.solved and 0 < result.conflicts <= 5
+
+
+def test_board_of_one_is_solved_by_the_first_population():
+    result = ga.run(GaSettings(), 1, 1)
+    assert result.solved and result.evaluations == 20 and result.solution.tolist() == [0]
+
+
+DEAP_SETTINGS = [
+    GaSettings(crossover=Pmx(0.9)),
+    GaSettings(crossover=Ordered(0.5)),
+    GaSettings(mutation=Shuffle(0.2)),
+]
+
+
+@pytest.mark.parametrize("settings_", DEAP_SETTINGS, ids=["pmx", "ordered", "shuffle"])
+def test_deap_operators_solve_and_repeat_exactly(settings_):
+    first = ga.run(settings_, 8, 3)
+    assert first.solved and is_solution(first.solution, 8)
+    assert same_run(first, ga.run(settings_, 8, 3))
+
+
+def test_runs_using_the_random_module_stay_their_own_in_threads():
+    alone = [ga.run(s, 10, seed) for s in DEAP_SETTINGS for seed in (1, 2)]
+    together = [None] * len(alone)
+
+    def work(i, s, seed):
+        together[i] = ga.run(s, 10, seed)
+
+    threads = [threading.Thread(target=work, args=(i, s, seed))
+               for i, (s, seed) in enumerate((s, seed) for s in DEAP_SETTINGS for seed in (1, 2))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(same_run(a, b) for a, b in zip(alone, together))

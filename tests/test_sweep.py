@@ -1,0 +1,211 @@
+"""The sweep: its outputs, determinism across executors, resume, refusals and interruptions."""
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pandas as pd
+import pytest
+
+from gaqueens import load, read_runs, read_traces, run_sweep
+from gaqueens.board import is_solution
+from gaqueens.store import Store
+from gaqueens.sweep import main
+
+TINY = """\
+boards: [8, 10]
+seeds: {first: 1, last: 6}
+reference: {8: 100}
+"""
+RUN_COLUMNS = ["algorithm", "board", "seed", "solved", "conflicts", "generations",
+               "evaluations", "unit", "seconds", "solution"]
+
+
+def experiment_file(tmp_path, text=TINY, name="tiny.yaml"):
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def rows(folder):
+    """runs.csv without the timings, which differ from run to run."""
+    return pd.read_csv(folder / "runs.csv").drop(columns="seconds")
+
+
+def sweep(tmp_path, out, *args, text=TINY):
+    return main([experiment_file(tmp_path, text), "--out", str(out), "--quiet", *args])
+
+
+def test_a_tiny_sweep_writes_every_output(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert sweep(tmp_path, out, "--workers", "2") == 0
+    for name in ("runs.csv", "summary.csv", "summary.md", "convergence.png", "ecdf.png",
+                 "manifest.json", "runs.sqlite"):
+        assert (out / name).stat().st_size > 0, name
+    runs = pd.read_csv(out / "runs.csv")
+    assert list(runs.columns) == RUN_COLUMNS and len(runs) == 12
+    assert runs["solved"].all() and (runs["unit"] == "evaluations").all()
+    for row in runs.itertuples():
+        assert is_solution([int(c) for c in row.solution.split()], row.board)
+    summary = pd.read_csv(out / "summary.csv")
+    assert summary[["algorithm", "board", "runs"]].values.tolist() == [["ga", 8, 6], ["ga", 10, 6]]
+    assert summary.loc[0, "verdict"] in ("reproduced", "not reproduced")
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "complete" and manifest["settings"]["boards"] == [8, 10]
+    assert manifest["settings"]["algorithms"]["ga"]["select"] == {"tournament": 2}
+    assert "manifest.json" in (out / "summary.md").read_text()
+    printed = capsys.readouterr().out
+    assert printed.splitlines()[0].startswith("| algorithm | board |") and "| ga | 8 |" in printed
+
+
+def test_results_do_not_depend_on_the_worker_count(tmp_path):
+    assert sweep(tmp_path, tmp_path / "one", "--workers", "1") == 0
+    assert sweep(tmp_path, tmp_path / "two", "--workers", "2") == 0
+    pd.testing.assert_frame_equal(rows(tmp_path / "one"), rows(tmp_path / "two"))
+
+
+def test_a_rerun_resumes_and_computes_only_the_missing_runs(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert sweep(tmp_path, out, "--seeds", "1..3") == 0
+    capsys.readouterr()
+    assert main([experiment_file(tmp_path), "--out", str(out)]) == 0
+    assert "6 of 12 runs stored, 6 to compute" in capsys.readouterr().err
+    assert sweep(tmp_path, tmp_path / "whole") == 0
+    pd.testing.assert_frame_equal(rows(out), rows(tmp_path / "whole"))
+    with Store(out) as store:
+        assert len(store.keys()) == 12
+
+
+def test_changed_settings_are_refused_unless_fresh(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert sweep(tmp_path, out) == 0
+    capsys.readouterr()
+    changed = TINY + "ga: {ties: parents-first}\n"
+    assert sweep(tmp_path, out, text=changed) == 2
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1 and "ga.ties" in error and "--fresh" in error
+    assert sweep(tmp_path, out, "--fresh", text=changed) == 0
+    assert pd.read_csv(out / "runs.csv").shape[0] == 12
+    with Store(out) as store:
+        assert store.settings()["ga"]["ties"] == "parents-first"
+
+
+def test_a_second_sweep_into_the_same_output_is_refused(tmp_path, capsys):
+    out = tmp_path / "out"
+    with Store(out, write=True):
+        assert sweep(tmp_path, out) == 2
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1 and "another sweep" in error
+    assert not (out / "runs.csv").exists()
+
+
+def test_the_python_api_reads_runs_and_traces_as_dataframes(tmp_path):
+    experiment = load(experiment_file(tmp_path), output=tmp_path / "out")
+    table = run_sweep(experiment, workers=1, progress=False, say=lambda text: None)
+    assert "| ga | 10 |" in table
+    runs = read_runs(tmp_path / "out")
+    traces = read_traces(tmp_path / "out")
+    assert len(runs) == 12 and runs["solved"].dtype == bool
+    last = traces.groupby(["board", "seed"])["evaluations"].max().reset_index()
+    merged = runs.merge(last, on=["board", "seed"], suffixes=("", "_trace"))
+    assert (merged["evaluations"] == merged["evaluations_trace"]).all()
+    assert set(traces.columns) >= {"generation", "evaluations", "best", "median", "worst", "mean"}
+
+
+# ---- interruptions, in a real process -----------------------------------------------------------
+
+LONG = """\
+boards: [48]
+seeds: {first: 1, last: 300}
+"""
+
+
+def start_sweep(tmp_path, out):
+    return subprocess.Popen(
+        [sys.executable, "-m", "gaqueens.sweep", experiment_file(tmp_path, LONG), "--out", str(out),
+         "--workers", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        env={**os.environ, "CI": "true"},
+    )
+
+
+def wait_for_runs(out, at_least, process, seconds=60):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        assert process.poll() is None, process.communicate()
+        try:
+            with sqlite3.connect(out / "runs.sqlite") as db:
+                if db.execute("SELECT count(*) FROM runs").fetchone()[0] >= at_least:
+                    return
+        except sqlite3.OperationalError:
+            pass
+        time.sleep(0.05)
+    raise AssertionError("the sweep stored no runs in time")
+
+
+def stored(out):
+    with sqlite3.connect(out / "runs.sqlite") as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        return db.execute("SELECT count(*), count(DISTINCT seed) FROM runs").fetchone()
+
+
+def test_kill_9_loses_only_the_runs_in_flight_and_a_rerun_completes_them(tmp_path):
+    out = tmp_path / "out"
+    process = start_sweep(tmp_path, out)
+    wait_for_runs(out, 30, process)
+    os.killpg(process.pid, signal.SIGKILL)  # the sweep and its workers, at once
+    process.wait()
+    count, distinct = stored(out)
+    assert 30 <= count < 300 and count == distinct  # whole rows, no duplicates
+    assert not (out / "runs.csv").exists()  # no partial table presented as complete
+    resumed = subprocess.run(
+        [sys.executable, "-m", "gaqueens.sweep", str(tmp_path / "tiny.yaml"), "--out", str(out)],
+        capture_output=True, text=True, env={**os.environ, "CI": "true"},
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"{count} of 300 runs stored, {300 - count} to compute" in resumed.stderr
+    assert sweep(tmp_path, tmp_path / "whole", "--workers", "2", text=LONG) == 0
+    pd.testing.assert_frame_equal(rows(out), rows(tmp_path / "whole"))
+
+
+def test_ctrl_c_stops_promptly_keeps_finished_runs_and_exits_130(tmp_path):
+    out = tmp_path / "out"
+    process = start_sweep(tmp_path, out)
+    wait_for_runs(out, 20, process)
+    os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
+    started = time.monotonic()
+    _, error = process.communicate(timeout=30)
+    assert process.returncode == 130 and time.monotonic() - started < 10
+    assert "run the same command again to resume" in error and "Traceback" not in error
+    count, distinct = stored(out)
+    assert count == distinct and count >= 20
+    assert json.loads((out / "manifest.json").read_text())["status"] == "interrupted"
+
+
+# ---- a real Dask cluster on loopback -------------------------------------------------------------
+
+
+def test_a_dask_cluster_gives_the_rows_of_a_local_sweep(tmp_path, capsys):
+    distributed = pytest.importorskip("distributed")
+    text = TINY + "variants:\n  with-pmx: {crossover: {pmx: 0.5}}\n"
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=2, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as cluster:
+        assert sweep(tmp_path, tmp_path / "dask", "--scheduler", cluster.scheduler_address,
+                     text=text) == 0
+    assert sweep(tmp_path, tmp_path / "local", "--workers", "2", text=text) == 0
+    pd.testing.assert_frame_equal(rows(tmp_path / "dask"), rows(tmp_path / "local"))
+    manifest = json.loads((tmp_path / "dask" / "manifest.json").read_text())
+    assert manifest["executor"].startswith("dask scheduler tcp://127.0.0.1:")
+
+
+def test_an_unreachable_scheduler_is_refused_before_any_work(tmp_path, capsys):
+    pytest.importorskip("distributed")
+    out = tmp_path / "out"
+    assert sweep(tmp_path, out, "--scheduler", "tcp://127.0.0.1:9") == 2
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1 and "tcp://127.0.0.1:9" in error
+    assert not out.exists()
