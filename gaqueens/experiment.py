@@ -4,7 +4,7 @@ The keys (SPEC section 3), each optional but ``boards``:
 
     name: n8                     # default: the file's stem; letters, digits, - _ .
     boards: [8]                  # one or more board sizes, 1 to 10^7
-    seeds: {first: 1, last: 100} # inclusive, >= 0; the default
+    seeds: {first: 1, last: 100} # inclusive, >= 0, at most 10^6 of them; the default
     ga: {...}                    # GaSettings, the published ones by default; or none
     variants: {name: {...}}      # more GAs beside it, each the ga's settings with these changed
     baselines: [local-search]    # or {backtracking: {budget: 10000000}}; default: none
@@ -13,16 +13,18 @@ The keys (SPEC section 3), each optional but ``boards``:
 
 Anything wrong is a ``BadInput`` whose message is one line naming the file, the key path and
 what is expected. The YAML is read with PyYAML's safe loader, refusing aliases (so an alias
-bomb is refused before it expands) and repeated keys.
+bomb is refused before it expands), repeated keys and files over a megabyte.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import difflib
+import math
 import os
 import re
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 
 import yaml
@@ -34,13 +36,21 @@ from gaqueens.ranges import Whole, allowed
 
 TOP_KEYS = ("name", "boards", "seeds", "ga", "variants", "baselines", "reference", "output")
 NAME = r"[A-Za-z0-9][A-Za-z0-9._-]*"
+NAME_CHARS = "letters, digits, '-', '_' and '.'"
 BOARDS = Whole(1, 10_000_000)
 SEED = Whole(0, 2**63 - 1)
+MAX_SEEDS = 1_000_000  # seeds in one sweep: every run is listed before the sweep starts
 MAX_BOARD_KEY = "max-board"  # any baseline: run it only on boards up to this size
+MAX_BYTES = 1_000_000
+_LINE_BREAK = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 class BadInput(Exception):
-    """Input refused before any work starts; ``str()`` is the one line to show."""
+    """Input refused before any work starts; ``str()`` is the one line to show (any line break
+    in it is escaped)."""
+
+    def __init__(self, message: str):
+        super().__init__(_LINE_BREAK.sub(lambda m: m[0].encode("unicode_escape").decode(), message))
 
 
 @dataclass(frozen=True)
@@ -96,8 +106,8 @@ class Experiment:
 
 
 class _Loader(yaml.SafeLoader):
-    """PyYAML's safe loader (no tag builds a Python object), refusing aliases and repeated
-    keys."""
+    """PyYAML's safe loader (no tag builds a Python object), refusing aliases and values that
+    its tag cannot read (a number of 5,000 digits, !!float x)."""
 
     def compose_node(self, parent, index):
         if self.check_event(yaml.AliasEvent):
@@ -107,70 +117,134 @@ class _Loader(yaml.SafeLoader):
                 "allow", event.start_mark)
         return super().compose_node(parent, index)
 
-    def construct_mapping(self, node, deep=False):
-        seen = set()
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=deep)
-            if isinstance(key, (list, dict)):
-                raise yaml.constructor.ConstructorError(
-                    None, None, "found a list or mapping as a key", key_node.start_mark)
-            if key in seen:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"found the key {key!r} twice", key_node.start_mark)
-            seen.add(key)
-        return super().construct_mapping(node, deep=deep)
+    def construct_object(self, node, deep=False):
+        try:
+            return super().construct_object(node, deep=deep)
+        except (ArithmeticError, LookupError, TypeError, ValueError):  # e.g. 5,000 digits
+            raise yaml.constructor.ConstructorError(
+                None, None, f"found {shown(node.value, 40)}, which is not a valid "
+                f"!!{node.tag.rsplit(':', 1)[-1]}", node.start_mark) from None
 
 
 def read_yaml(path: Path):
-    """The file's YAML document, or BadInput for a missing, unreadable, non-UTF-8 or broken
-    file."""
-    if path.is_dir():
-        raise BadInput(f"{path}: is a folder, expected an experiment file (YAML)")
+    """The file's YAML document, or BadInput for a missing, unreadable, oversized, non-UTF-8
+    or broken file, or one that repeats a key."""
     try:
-        text = path.read_bytes().decode("utf-8")
+        with path.open("rb") as file:
+            raw = file.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise BadInput(f"{path}: no such file") from None
-    except UnicodeDecodeError as error:
-        raise BadInput(f"{path}: not UTF-8 text (byte {error.start})") from None
+    except IsADirectoryError:
+        raise BadInput(f"{path}: is a folder, expected an experiment file (YAML)") from None
     except OSError as error:
         raise BadInput(f"{path}: cannot be read ({error.strerror})") from None
+    if len(raw) > MAX_BYTES:
+        raise BadInput(f"{path}: is over {MAX_BYTES:,} bytes, too large for an experiment file")
     try:
-        return yaml.load(text, Loader=_Loader)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw.count(b"\n", 0, error.start) + 1
+        raise BadInput(f"{path}: not UTF-8 text at line {line}") from None
+    try:
+        loader = _Loader(text)
+        node = loader.get_single_node()
+        _unique_keys(loader, node, path, "")
+        return None if node is None else loader.construct_document(node)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise BadInput(f"{path}: not valid YAML{where}: {error.problem or error.context}") from None
-    except yaml.YAMLError as error:
-        raise BadInput(f"{path}: not valid YAML: {str(error).splitlines()[0]}") from None
+        problem = ", ".join(filter(None, (error.context, error.problem)))
+        if "'\\t'" in problem:
+            problem = "found a tab: indent with spaces, as YAML does not allow tabs there"
+        raise BadInput(f"{path}: not valid YAML{where}: {problem}") from None
+    except yaml.reader.ReaderError as error:  # a control character
+        line = text.count("\n", 0, error.position) + 1
+        raise BadInput(f"{path}: not valid YAML at line {line}: {str(error).splitlines()[0]}") from None
     except RecursionError:
         raise BadInput(f"{path}: not valid YAML: nested too deeply") from None
 
 
+def _unique_keys(loader: _Loader, node, path: Path, where: str) -> None:
+    """Refuses a key given twice, or a list or mapping as a key, anywhere under ``node``."""
+    if isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            _unique_keys(loader, item, path, f"{where}[{i}]")
+    elif isinstance(node, yaml.MappingNode):
+        seen = set()
+        for key_node, value in node.value:
+            line = key_node.start_mark.line + 1
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise BadInput(f"{path}: {where or 'the file'} has a list or mapping as a key, "
+                               f"at line {line}")
+            key = loader.construct_object(key_node)
+            if key in seen:
+                raise BadInput(f"{path}: {_join(where, key)} is given twice (again at line {line})")
+            seen.add(key)
+            _unique_keys(loader, value, path, _join(where, key))
+
+
 def load(path, *, output=None, seeds: tuple[int, int] | None = None) -> Experiment:
-    """Reads and validates an experiment file; ``output`` and ``seeds`` override the file's."""
+    """Reads and validates an experiment file; ``output`` and ``seeds`` override the file's
+    (which must still be well formed)."""
     path = Path(path)
     data = read_yaml(path)
     return _Reader(str(path)).experiment(data, path.stem, output, seeds)
 
 
+def parse_seeds(text: str) -> tuple[int, int]:
+    """--seeds FIRST..LAST, inclusive."""
+    match = re.fullmatch(r"\s*([0-9]{1,19})\s*\.\.\s*([0-9]{1,19})\s*", text)
+    if not match:
+        raise BadInput(f"--seeds must be FIRST..LAST with whole numbers >= 0, e.g. 1..100, "
+                       f"got {shown(text)}")
+    first, last = int(match[1]), int(match[2])
+    problem = seeds_problem(first, last)
+    if problem:
+        raise BadInput(f"--seeds {problem}")
+    return first, last
+
+
+def seeds_problem(first: int, last: int) -> str | None:
+    """What is wrong with running seeds first to last, or None."""
+    if not SEED.accepts(last):
+        return f"must end at {SEED.expected}, got {last}"
+    if last < first:
+        return f"run from first to last, inclusive: first {first} is after last {last}"
+    if last - first >= MAX_SEEDS:
+        return f"must be at most {MAX_SEEDS:,} seeds, got {last - first + 1:,}"
+    return None
+
+
 # ---- validation --------------------------------------------------------------------------
 
 
-def shown(value) -> str:
-    """A value as the YAML file wrote it, for messages."""
+def shown(value, room: int = 60) -> str:
+    """A value for a message, about as the YAML file wrote it, shortened to ``room``."""
+    if room <= 3:
+        return "..."
     if value is None:
-        return "nothing (null)"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return repr(value)
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    return type(value).__name__
+        text = "null"
+    elif isinstance(value, bool):
+        text = "true" if value else "false"
+    elif isinstance(value, str):
+        text = repr(value[:room])
+    elif isinstance(value, dict):
+        items = islice(value.items(), room // 4 + 1)
+        text = "{" + ", ".join(f"{shown(k, room - 1)}: {shown(v, room - 1)}" for k, v in items) + "}"
+    elif isinstance(value, list):
+        text = "[" + ", ".join(shown(v, room - 1) for v in value[: room // 3 + 1]) + "]"
+    elif isinstance(value, (int, float)):
+        text = repr(value) if len(str(value)) <= room else f"a number of {len(str(value))} digits"
+    else:
+        text = f"a {type(value).__name__} ({value})"
+    return text if len(text) <= room else text[: room - 3] + "..."
+
+
+def _join(where: str, key) -> str:
+    """The key path of ``key`` inside ``where``, e.g. ga.select."""
+    plain = isinstance(key, str) and key.isprintable() and " " not in key and 0 < len(key) <= 40
+    name = key if plain else shown(key, 40)
+    return f"{where}.{name}" if where else name
 
 
 class _Reader:
@@ -188,16 +262,23 @@ class _Reader:
             self.expect(key, allowed_values.expected, value)
         return value
 
-    def mapping(self, key: str, value, known) -> dict:
+    def mapping(self, key: str, value, known, expected: str = "a mapping") -> dict:
         if not isinstance(value, dict):
-            self.expect(key, "a mapping", value)
+            self.expect(key or "the file", expected, value)
         for name in value:
             if known is not None and name not in known:
-                where = f"{key}.{name}" if key else str(name)
                 close = difflib.get_close_matches(str(name), list(known), n=1)
                 hint = f" (did you mean {close[0]}?)" if close else ""
-                self.fail(where, f"is not a known key{hint}; known: {', '.join(known)}")
+                self.fail(_join(key, name), f"is not a known key{hint}; known: "
+                          f"{', '.join(known) or 'none'}")
         return value
+
+    def build(self, key: str, cls, settings: dict):
+        """``cls(**settings)``, its own checks' ValueError refused under ``key``."""
+        try:
+            return cls(**settings)
+        except ValueError as error:
+            self.fail(key, f"is refused: {error}")
 
     # ---- the top level ----
 
@@ -205,9 +286,7 @@ class _Reader:
         if data is None:
             self.fail("", "is empty, expected a mapping of settings (boards: [8], ...)")
         data = self.mapping("", data, TOP_KEYS)
-        name = data.get("name", stem)
-        if not isinstance(name, str) or not re.fullmatch(NAME, name):
-            self.expect("name", "a name of letters, digits, '-', '_' and '.'", name)
+        name = self.name(data, stem)
         if "boards" not in data:
             self.fail("boards", "is missing: give the board sizes, e.g. boards: [8]")
         boards = self.boards(data["boards"])
@@ -222,20 +301,27 @@ class _Reader:
         for entry in entries:
             self.solvable(entry, boards)
         reference = self.reference(data.get("reference", {}), boards, entries)
-        first_last = seeds if seeds is not None else self.seeds(data.get("seeds", {}))
-        if output is None:
-            output = data.get("output", f"results/{name}")
-            if not isinstance(output, str) or not output.strip():
-                self.expect("output", "a folder path", output)
+        file_seeds = self.seeds(data.get("seeds", {}))
+        file_output = self.output("output", data.get("output", f"results/{name}"), used=output is None)
         return Experiment(
             name=name,
             source=self.file,
             boards=boards,
-            seeds=first_last,
+            seeds=file_seeds if seeds is None else seeds,
             entries=tuple(entries),
             reference=reference,
-            output=self.output(Path(output)),
+            output=file_output if output is None else self.output("--out", str(output)),
         )
+
+    def name(self, data: dict, stem: str) -> str:
+        if "name" not in data:
+            if not re.fullmatch(NAME, stem):
+                self.fail("name", f"is missing and the file's stem {shown(stem)} is not a name "
+                          f"of {NAME_CHARS}: add name: to the file")
+            return stem
+        if not isinstance(data["name"], str) or not re.fullmatch(NAME, data["name"]):
+            self.expect("name", f"a name of {NAME_CHARS}", data["name"])
+        return data["name"]
 
     def boards(self, value) -> tuple[int, ...]:
         if not isinstance(value, list) or not value:
@@ -243,23 +329,33 @@ class _Reader:
         for i, board in enumerate(value):
             self.check(f"boards[{i}]", BOARDS, board)
         if len(set(value)) != len(value):
-            self.fail("boards", f"lists a board twice: {value}")
+            self.fail("boards", f"lists a board twice: {shown(value)}")
         return tuple(value)
 
     def seeds(self, value) -> tuple[int, int]:
-        value = self.mapping("seeds", value, ("first", "last"))
+        value = self.mapping("seeds", value, ("first", "last"), "a mapping {first: F, last: L}")
         first = self.check("seeds.first", SEED, value.get("first", 1))
         last = self.check("seeds.last", SEED, value.get("last", 100))
-        if last < first:
-            self.fail("seeds", f"run from first to last, inclusive: first {first} is after last {last}")
+        problem = seeds_problem(first, last)
+        if problem:
+            self.fail("seeds", problem)
         return first, last
 
-    def output(self, path: Path) -> Path:
-        if path.exists() and not path.is_dir():
-            self.fail("output", f"{path} is a file, expected a folder")
-        existing = next(p for p in [path, *path.absolute().parents] if p.exists())
+    def output(self, key: str, value, used: bool = True) -> Path:
+        """The output folder; the one ``used`` must be, or be able to become, a writable folder."""
+        if not isinstance(value, str) or not value.strip() or "\0" in value:
+            self.expect(key, "a folder path", value)
+        path = Path(value)
+        if not used:
+            return path
+        try:
+            if path.exists() and not path.is_dir():
+                self.fail(key, f"{value} is a file, expected a folder")
+            existing = next(p for p in [path, *path.absolute().parents] if p.exists())
+        except OSError as error:
+            self.fail(key, f"{shown(value)} cannot be a folder ({error.strerror})")
         if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
-            self.fail("output", f"{path} cannot be written ({existing} is not a writable folder)")
+            self.fail(key, f"{value} cannot be written ({existing} is not a writable folder)")
         return path
 
     def reference(self, value, boards, entries) -> dict:
@@ -268,10 +364,12 @@ class _Reader:
         if value and entries[0].name != "ga":
             self.fail("reference", "gives published GA medians, but ga is none")
         for board, median in value.items():
-            if board not in boards:
-                self.fail(f"reference.{board}", f"names a board that is not in boards {list(boards)}")
-            if isinstance(median, bool) or not isinstance(median, (int, float)) or not median > 0:
-                self.expect(f"reference.{board}", "a median number of evaluations above 0", median)
+            key = _join("reference", board)
+            if type(board) is not int or board not in boards:
+                self.fail(key, f"must name one of boards {list(boards)}")
+            number = isinstance(median, (int, float)) and not isinstance(median, bool)
+            if not (number and 0 < median < math.inf):
+                self.expect(key, "a median number of evaluations above 0", median)
         return dict(value)
 
     def solvable(self, entry: Entry, boards):
@@ -285,19 +383,18 @@ class _Reader:
     # ---- the GA ----
 
     def variants(self, value, ga) -> list[Entry]:
-        value = self.mapping("variants", value, None)
+        value = self.mapping("variants", value, None, "a mapping from a variant's name to its changes")
         entries = []
         for name, changes in value.items():
+            where = _join("variants", name)
             if not isinstance(name, str) or not re.fullmatch(NAME, name) or name in ALGORITHMS:
-                self.expect("variants", "named by letters, digits, '-', '_' and '.', other than "
-                            "an algorithm's name", name)
-            base = {} if ga in (None, "none") else dict(ga)
-            changes = self.mapping(f"variants.{name}", {} if changes is None else changes,
-                                   self.ga_keys())
+                self.fail(where, f"is not a variant name: use {NAME_CHARS}, and no algorithm's name")
+            base = {} if ga == "none" else dict(ga)
+            changes = self.mapping(where, {} if changes is None else changes, self.ga_keys())
             merged = {**base, **changes}
             if isinstance(base.get("stop"), dict) and isinstance(changes.get("stop"), dict):
                 merged["stop"] = {**base["stop"], **changes["stop"]}
-            entries.append(Entry(name, "ga", self.ga(merged, f"variants.{name}")))
+            entries.append(Entry(name, "ga", self.ga(merged, where)))
         return entries
 
     @staticmethod
@@ -306,10 +403,8 @@ class _Reader:
         return [name for name in names if name not in ("target", "generations")] + ["stop"]
 
     def ga(self, value, where: str = "ga") -> GaSettings:
-        if value is None:
-            value = {}
         fields = {f.name: f for f in dataclasses.fields(GaSettings)}
-        value = self.mapping(where, value, self.ga_keys())
+        value = self.mapping(where, value, self.ga_keys(), "a mapping of GA settings, or none")
         settings = {}
         for key, item in value.items():
             if key == "stop":
@@ -320,27 +415,27 @@ class _Reader:
                 settings[key] = self.operator(f"{where}.{key}", item, fields[key].metadata["registry"])
             else:
                 settings[key] = self.check(f"{where}.{key}", allowed(fields[key]), item)
-        ga = GaSettings(**settings)
+        ga = self.build(where, GaSettings, settings)
         if ga.scheme == "mu,lambda" and ga.offspring < ga.population:
             self.fail(f"{where}.offspring", f"must be at least {where}.population "
                       f"({ga.population}) with scheme mu,lambda, got {ga.offspring}")
         return ga
 
     def operator(self, key: str, value, registry: dict):
-        forms = [
-            name if not dataclasses.fields(cls) else f"{{{name}: {dataclasses.fields(cls)[0].name.upper()}}}"
-            for name, cls in registry.items()
-        ]
-        expected = " or ".join(forms)
-        if isinstance(value, str) and value in registry and not dataclasses.fields(registry[value]):
+        """An operator written as its name, or as {name: PARAMETER} when it has one."""
+        parameters = {name: dataclasses.fields(cls) for name, cls in registry.items()}
+        expected = " or ".join(f"{{{name}: {fields[0].name.upper()}}}" if fields else name
+                               for name, fields in parameters.items())
+        if isinstance(value, str) and value in registry and not parameters[value]:
             return registry[value]()
         if not (isinstance(value, dict) and len(value) == 1):
             self.expect(key, expected, value)
-        (name, parameter), = value.items()
-        if name not in registry or not dataclasses.fields(registry[name]):
+        (name, parameter), = self.mapping(key, value, list(registry)).items()
+        if not parameters[name]:
             self.expect(key, expected, value)
-        field = dataclasses.fields(registry[name])[0]
-        return registry[name](self.check(f"{key}.{name}", allowed(field), parameter))
+        field = parameters[name][0]
+        parameter = self.check(f"{key}.{name}", allowed(field), parameter)
+        return self.build(f"{key}.{name}", registry[name], {field.name: parameter})
 
     # ---- the baselines ----
 
@@ -352,9 +447,10 @@ class _Reader:
                     self.expect(f"baselines[{i}]", "a baseline's name", name)
                 self.mapping("baselines", {name: None}, known)
             if len(set(value)) != len(value):
-                self.fail("baselines", f"lists a baseline twice: {value}")
+                self.fail("baselines", f"lists a baseline twice: {shown(value)}")
             value = {name: None for name in value}
-        value = self.mapping("baselines", value, known)
+        value = self.mapping("baselines", value, known,
+                             "a list of baselines, or a mapping from a baseline to its settings")
         return [self.baseline(name, settings) for name, settings in value.items()]
 
     def baseline(self, name: str, value) -> Entry:
@@ -369,7 +465,7 @@ class _Reader:
         max_board = value.get(MAX_BOARD_KEY)
         if max_board is not None:
             self.check(f"{key}.{MAX_BOARD_KEY}", BOARDS, max_board)
-        return Entry(name, name, ALGORITHMS[name].settings(**settings), max_board)
+        return Entry(name, name, self.build(key, ALGORITHMS[name].settings, settings), max_board)
 
 
 # ---- settings back to the file's terms -----------------------------------------------------
@@ -398,14 +494,3 @@ def _operator_to_yaml(operator, registry: dict):
     name = next(key for key, cls in registry.items() if type(operator) is cls)
     fields = dataclasses.fields(operator)
     return {name: getattr(operator, fields[0].name)} if fields else name
-
-
-def parse_seeds(text: str) -> tuple[int, int]:
-    """--seeds FIRST..LAST, inclusive."""
-    match = re.fullmatch(r"\s*(\d+)\s*\.\.\s*(\d+)\s*", text)
-    if not match:
-        raise BadInput(f"--seeds must be FIRST..LAST with whole numbers >= 0, e.g. 1..100, got {text!r}")
-    first, last = int(match[1]), int(match[2])
-    if last < first or last > SEED.maximum:
-        raise BadInput(f"--seeds runs from FIRST to LAST, inclusive, both 0 to {SEED.maximum}, got {text!r}")
-    return first, last
