@@ -25,28 +25,29 @@ class Conflicts:
     diagonals in each direction. One ``np.bincount`` counts every diagonal of every row: row i
     has its own 4n counters, the falling diagonals r - c in the first 2n, the rising r + c in
     the next 2n. As each row's counts add up to 2n, the sum of k(k-1)/2 is (sum k^2 - 2n) / 2.
+    The diagonal indices are written into a buffer kept per batch size, so one object serves
+    one run (one thread) at a time.
     """
 
     def __init__(self, n: int):
         self.n = n
-        self._offsets: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._buffers: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
     def __call__(self, genomes: np.ndarray) -> np.ndarray:
         k, n = genomes.shape
         if n != self.n:
             raise ValueError(f"genomes of length {n} on a board of {self.n}")
-        falling, rising = self._offsets.get(k) or self._make_offsets(k)
-        counts = np.bincount(
-            np.concatenate((falling - genomes, rising + genomes), axis=1).ravel(),
-            minlength=4 * n * k,
-        )
-        return ((counts * counts).reshape(k, 4 * n).sum(axis=1) - 2 * n) // 2
+        falling, rising, diagonals = self._buffers.get(k) or self._make_buffers(k)
+        np.subtract(falling, genomes, out=diagonals[:, :n])
+        np.add(rising, genomes, out=diagonals[:, n:])
+        counts = np.bincount(diagonals.ravel(), minlength=4 * n * k).reshape(k, 4 * n)
+        return (np.einsum("ij,ij->i", counts, counts) - 2 * n) // 2
 
-    def _make_offsets(self, k: int) -> tuple[np.ndarray, np.ndarray]:
+    def _make_buffers(self, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         n = self.n
         rows = np.arange(n) + 4 * n * np.arange(k)[:, None]
-        self._offsets[k] = (rows + (n - 1), rows + 2 * n)
-        return self._offsets[k]
+        self._buffers[k] = (rows + (n - 1), rows + 2 * n, np.empty((k, 2 * n), dtype=np.int64))
+        return self._buffers[k]
 
 
 def attacking_pairs(columns) -> int:

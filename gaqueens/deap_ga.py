@@ -19,14 +19,19 @@ mu+lambda or mu,lambda; any other operator is refused with a ValueError.
 from __future__ import annotations
 
 import random
+import threading
 
 import numpy as np
 from deap import base, creator, tools
 
 from gaqueens.board import Conflicts
-from gaqueens.ga import _RANDOM_MODULE, GaSettings
+from gaqueens.ga import GaSettings
 from gaqueens.operators import NoCrossover, Swap, Tournament, Uniform
 from gaqueens.result import Result
+
+# DEAP's selection draws from the random module, shared by every thread of the process: a run
+# holds this lock while it seeds and uses it.
+_RANDOM_MODULE = threading.Lock()
 
 # DEAP's types, made once, here and nowhere else in gaqueens.
 if not hasattr(creator, "FitnessMin"):

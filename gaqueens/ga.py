@@ -8,24 +8,18 @@ parents on equal fitness.
 
 from __future__ import annotations
 
-import random
-import threading
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from gaqueens.board import Conflicts
-from gaqueens.operators import CROSSOVER, MUTATION, SELECT, NoCrossover, Swap, Tournament
+from gaqueens.operators import CROSSOVER, MUTATION, SELECT, NoCrossover, Randomness, Swap, Tournament
 from gaqueens.ranges import OneOf, Whole, setting
 from gaqueens.result import Result
 
 SCHEMES = ("mu+lambda", "mu,lambda")
 TIES = ("offspring-first", "parents-first")
 UNIT = "evaluations"
-
-# DEAP's operators draw from the random module, shared by the threads of a process (a Dask
-# worker runs several): a run that uses them holds this lock, so its draws stay its own.
-_RANDOM_MODULE = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -55,10 +49,6 @@ class GaSettings:
     target: int = setting(0, Whole(0))
     generations: int = setting(50_000, Whole(0, 1_000_000_000))
 
-    @property
-    def uses_random(self) -> bool:
-        return any(op.uses_random for op in (self.select, self.crossover, self.mutation))
-
 
 def run(settings: GaSettings, board: int, seed: int) -> Result:
     """One run of the GA on an n x n board; its result depends on the settings and the seed
@@ -77,16 +67,9 @@ def run(settings: GaSettings, board: int, seed: int) -> Result:
     mu for the first population and lambda per generation: solved at generation g, a
     published run used 20 + 20 g.
     """
-    if settings.uses_random:
-        with _RANDOM_MODULE:
-            random.seed(seed)
-            return _evolve(settings, board, np.random.default_rng(seed))
-    return _evolve(settings, board, np.random.default_rng(seed))
-
-
-def _evolve(settings: GaSettings, n: int, rng: np.random.Generator) -> Result:
-    evaluate = Conflicts(n)
-    population = rng.permuted(np.tile(np.arange(n), (settings.population, 1)), axis=1)
+    randomness = Randomness(seed)
+    evaluate = Conflicts(board)
+    population = randomness.rng.permuted(np.tile(np.arange(board), (settings.population, 1)), axis=1)
     conflicts = evaluate(population)
     order = np.argsort(conflicts, kind="stable")
     population, conflicts = population[order], conflicts[order]
@@ -94,7 +77,7 @@ def _evolve(settings: GaSettings, n: int, rng: np.random.Generator) -> Result:
     generation = 0
     while conflicts[0] > settings.target and generation < settings.generations:
         generation += 1
-        population, conflicts = step(population, conflicts, settings, evaluate, rng)
+        population, conflicts = step(population, conflicts, settings, evaluate, randomness)
         history.append(conflicts)
     best = int(conflicts[0])
     return Result(
@@ -107,10 +90,11 @@ def _evolve(settings: GaSettings, n: int, rng: np.random.Generator) -> Result:
     )
 
 
-def step(population: np.ndarray, conflicts: np.ndarray, settings: GaSettings, evaluate, rng):
+def step(population: np.ndarray, conflicts: np.ndarray, settings: GaSettings, evaluate,
+         rng: Randomness):
     """One generation: the next population and its conflicts, sorted by conflicts."""
     children = population[settings.select(conflicts, settings.offspring, rng)]
-    settings.crossover(children)
+    settings.crossover(children, rng)
     settings.mutation(children, rng)
     children_conflicts = evaluate(children)
     if settings.scheme == "mu,lambda":

@@ -4,15 +4,14 @@ Each is a small frozen value, checked when an experiment file is loaded, that wo
 generation: a population is a 2-D array with a genome per row. Selection and the published swap
 mutation are written with numpy over the generation, as DEAP's per-individual versions would
 cost more than the batched fitness itself; the other permutation operators are DEAP's own,
-applied row by row. DEAP's operators draw from the ``random`` module, which a run seeds
-itself (see ``ga.run``), so they are marked ``uses_random``.
+applied row by row. Every operator draws from the run's ``Randomness``.
 """
 
 from __future__ import annotations
 
 import random
+import types
 from dataclasses import dataclass
-from typing import ClassVar
 
 import numpy as np
 from deap import tools
@@ -20,7 +19,45 @@ from deap import tools
 from gaqueens.ranges import Number, Whole, setting
 
 
-# ---- parent selection: (conflicts of the population, how many, rng) -> row indices ---------
+class Randomness:
+    """A run's random numbers, from its seed alone.
+
+    ``integers(low, high, size)`` serves numpy draws in blocks of ``block`` calls: numpy's
+    Generator.integers costs about 5 microseconds a call whatever its size, more than a
+    generation's draws themselves. It returns the next row of a block drawn for that (low,
+    high, size): read it, do not change it.
+
+    ``deap(function)`` is one of DEAP's operators drawing from the run's own random.Random
+    rather than the random module's hidden generator, which every thread of the process shares
+    (Dask's own threads draw from it too, so seeding it would not make a run repeatable).
+    """
+
+    def __init__(self, seed: int, block: int = 256):
+        self.rng = np.random.default_rng(seed)
+        self.random = random.Random(seed)
+        self.block = block
+        self._blocks: dict[tuple, list] = {}
+        self._deap: dict = {}
+
+    def deap(self, function):
+        if function not in self._deap:
+            # DEAP's code unchanged, its module's name `random` bound to this run's generator
+            names = {**function.__globals__, "random": self.random}
+            self._deap[function] = types.FunctionType(
+                function.__code__, names, function.__name__, function.__defaults__,
+                function.__closure__)
+        return self._deap[function]
+
+    def integers(self, low: int, high: int, size) -> np.ndarray:
+        key = (low, high, size)
+        entry = self._blocks.get(key)
+        if entry is None or entry[1] == self.block:
+            entry = self._blocks[key] = [self.rng.integers(low, high, (self.block, *np.atleast_1d(size))), 0]
+        entry[1] += 1
+        return entry[0][entry[1] - 1]
+
+
+# ---- parent selection: (conflicts of the population, how many, randomness) -> row indices --
 
 
 @dataclass(frozen=True)
@@ -29,9 +66,8 @@ class Tournament:
     tie the first drawn wins, as in DEAP's tools.selTournament. size 1 to 1,000; 2 is published."""
 
     size: int = setting(2, Whole(1, 1000))
-    uses_random: ClassVar[bool] = False
 
-    def __call__(self, conflicts: np.ndarray, count: int, rng: np.random.Generator) -> np.ndarray:
+    def __call__(self, conflicts: np.ndarray, count: int, rng: Randomness) -> np.ndarray:
         drawn = rng.integers(0, len(conflicts), (count, self.size))
         return drawn[np.arange(count), conflicts[drawn].argmin(axis=1)]
 
@@ -41,9 +77,7 @@ class Uniform:
     """Parents drawn uniformly with replacement, fitness ignored, as DEAP's algorithms.varOr
     picks them."""
 
-    uses_random: ClassVar[bool] = False
-
-    def __call__(self, conflicts: np.ndarray, count: int, rng: np.random.Generator) -> np.ndarray:
+    def __call__(self, conflicts: np.ndarray, count: int, rng: Randomness) -> np.ndarray:
         return rng.integers(0, len(conflicts), count)
 
 
@@ -54,9 +88,7 @@ class Uniform:
 class NoCrossover:
     """Children are copies of their parents until mutated (the published setting)."""
 
-    uses_random: ClassVar[bool] = False
-
-    def __call__(self, children: np.ndarray) -> None:
+    def __call__(self, children: np.ndarray, rng: Randomness) -> None:
         pass
 
 
@@ -66,13 +98,13 @@ class _DeapCrossover:
     permutation crossover, as DEAP's algorithms.varAnd pairs them."""
 
     rate: float = setting(0.9, Number(0, 1))
-    uses_random: ClassVar[bool] = True
 
-    def __call__(self, children: np.ndarray) -> None:
+    def __call__(self, children: np.ndarray, rng: Randomness) -> None:
+        operator = rng.deap(self.operator)
         for i in range(0, len(children) - 1, 2):
-            if random.random() < self.rate:
+            if rng.random.random() < self.rate:
                 first, second = children[i].tolist(), children[i + 1].tolist()
-                self.operator(first, second)
+                operator(first, second)
                 children[i], children[i + 1] = first, second
 
 
@@ -100,16 +132,16 @@ class Swap:
     stays a permutation."""
 
     count: int = setting(1, Whole(1, 1000))
-    uses_random: ClassVar[bool] = False
 
-    def __call__(self, children: np.ndarray, rng: np.random.Generator) -> None:
+    def __call__(self, children: np.ndarray, rng: Randomness) -> None:
         k, n = children.shape
-        rows = np.arange(k)
+        starts = np.arange(0, k * n, n)
+        flat = children.reshape(-1)  # a view: children is a fresh, contiguous array
         for _ in range(self.count):
             i = rng.integers(0, n, k)
             j = rng.integers(0, n - 1, k)
-            j += j >= i  # a position other than i, uniformly
-            children[rows, i], children[rows, j] = children[rows, j], children[rows, i]
+            first, second = starts + i, starts + j + (j >= i)  # j: a position other than i
+            flat[first], flat[second] = flat[second], flat[first]
 
 
 @dataclass(frozen=True)
@@ -118,12 +150,12 @@ class Shuffle:
     with probability ``indpb`` (above 0, at most 1; 0.05 by default)."""
 
     indpb: float = setting(0.05, Number(0, 1, open_minimum=True))
-    uses_random: ClassVar[bool] = True
 
-    def __call__(self, children: np.ndarray, rng: np.random.Generator) -> None:
+    def __call__(self, children: np.ndarray, rng: Randomness) -> None:
+        shuffle = rng.deap(tools.mutShuffleIndexes)
         for i, row in enumerate(children):
             genome = row.tolist()
-            tools.mutShuffleIndexes(genome, self.indpb)
+            shuffle(genome, self.indpb)
             children[i] = genome
 
 

@@ -1,4 +1,5 @@
-"""Plots from stored runs and traces, drawn with matplotlib's Agg backend (imported here only).
+"""Plots from stored runs and traces, drawn on matplotlib Figures (no pyplot, no global state;
+matplotlib is imported here only).
 
 convergence  the GA's best conflicts against evaluations: the median over seeds and the
              interquartile band, a line per board
@@ -14,24 +15,25 @@ import os
 from pathlib import Path
 
 import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.ticker  # noqa: E402
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+import matplotlib.ticker
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
 
 
-def _save(figure, path: Path) -> None:
+def _figure(width: float, height: float) -> Figure:
+    return Figure(figsize=(width, height), layout="constrained")
+
+
+def _save(figure: Figure, path: Path) -> None:
     """Writes the figure beside its final name, then renames it: never a half-written PNG."""
     partial = path.with_name(path.name + ".partial.png")
-    figure.savefig(partial, dpi=120, bbox_inches="tight")
-    plt.close(figure)
+    figure.savefig(partial, dpi=120)
     os.replace(partial, path)
 
 
 def _colors(keys):
-    cycle = plt.get_cmap("viridis")
+    cycle = matplotlib.colormaps["viridis"]
     return {key: cycle(i / max(1, len(keys) - 1) * 0.9) for i, key in enumerate(keys)}
 
 
@@ -39,7 +41,8 @@ def convergence(traces: pd.DataFrame, path: Path, title: str) -> None:
     """Best conflicts against evaluations, a line per board (and a line style per GA when
     variants run beside the published GA); a run that has stopped keeps its last best, so the
     band covers every seed to the longest run."""
-    figure, axes = plt.subplots(figsize=(7.5, 4.8))
+    figure = _figure(8.5, 4.8)
+    axes = figure.subplots()
     boards = sorted(traces["board"].unique())
     names = list(dict.fromkeys(traces["algorithm"]))
     colors = _colors(boards)
@@ -65,9 +68,9 @@ def convergence(traces: pd.DataFrame, path: Path, title: str) -> None:
     axes.set_ylabel("best attacking pairs in the population")
     axes.set_title(title)
     axes.grid(True, which="major", alpha=0.3)
-    band = " and interquartile band" if len(names) == 1 else ""
-    axes.legend(title=f"median over seeds{band}", fontsize=8, title_fontsize=8,
-                ncol=2 if len(names) * len(boards) > 6 else 1)
+    band = "\nand interquartile band" if len(names) == 1 else ""
+    figure.legend(title=f"median over seeds{band}", fontsize=8, title_fontsize=8,
+                  loc="outside right upper")
     _save(figure, path)
 
 
@@ -81,8 +84,8 @@ def _ecdf(axes, values, solved, total, **style):
 def ecdf(runs: pd.DataFrame, path: Path, title: str) -> None:
     """The runtime distribution: the fraction of runs solved within a given amount of work."""
     algorithms = list(dict.fromkeys(runs["algorithm"]))
-    figure, panels = plt.subplots(1, len(algorithms), figsize=(4.2 * len(algorithms) + 1.5, 4.2),
-                                  squeeze=False, sharey=True)
+    figure = _figure(4.2 * len(algorithms) + 1.5, 4.2)
+    panels = figure.subplots(1, len(algorithms), squeeze=False, sharey=True)
     colors = _colors(sorted(runs["board"].unique()))
     for axes, algorithm in zip(panels[0], algorithms):
         rows = runs[runs["algorithm"] == algorithm]
@@ -103,7 +106,8 @@ def ecdf(runs: pd.DataFrame, path: Path, title: str) -> None:
 
 def seconds(summary: pd.DataFrame, path: Path, title: str) -> None:
     """Median wall time per run against the board size, log-log, a line per algorithm."""
-    figure, axes = plt.subplots(figsize=(7.5, 4.8))
+    figure = _figure(7.5, 4.8)
+    axes = figure.subplots()
     algorithms = list(dict.fromkeys(summary["algorithm"]))
     colors = _colors(algorithms)
     for algorithm in algorithms:
@@ -129,8 +133,8 @@ def ecdf_seconds(runs: pd.DataFrame, path: Path, title: str) -> None:
     boards = sorted(runs["board"].unique())
     columns = min(len(boards), 4)
     lines = -(-len(boards) // columns)
-    figure, panels = plt.subplots(lines, columns, figsize=(3.6 * columns + 1, 3.3 * lines),
-                                  squeeze=False, sharey=True)
+    figure = _figure(3.6 * columns + 1, 3.3 * lines)
+    panels = figure.subplots(lines, columns, squeeze=False, sharey=True)
     colors = _colors(list(dict.fromkeys(runs["algorithm"])))
     for axes, board in zip(panels.flat, boards):
         for algorithm, group in runs[runs["board"] == board].groupby("algorithm", sort=False):

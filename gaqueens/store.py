@@ -143,22 +143,24 @@ class Store:
         TRACE_COLUMNS; only those of ``keys`` if given."""
         import pandas as pd
 
-        parts = []
+        names, boards, seeds, arrays = [], [], [], []
         for algorithm, board, seed, blob in self.db.execute(
             "SELECT algorithm, board, seed, trace FROM runs WHERE trace IS NOT NULL "
             "ORDER BY algorithm, board, seed"
         ):
             if keys is None or (algorithm, board, seed) in keys:
-                part = pd.DataFrame(unpack(blob), columns=TRACE_COLUMNS)
-                part.insert(0, "seed", seed)
-                part.insert(0, "board", board)
-                part.insert(0, "algorithm", algorithm)
-                parts.append(part)
-        if not parts:
-            return pd.DataFrame(columns=["algorithm", "board", "seed", *TRACE_COLUMNS])
-        frame = pd.concat(parts, ignore_index=True)
+                arrays.append(unpack(blob))
+                names.append(algorithm)
+                boards.append(board)
+                seeds.append(seed)
+        lengths = [len(array) for array in arrays]
+        table = np.concatenate(arrays) if arrays else np.empty((0, len(TRACE_COLUMNS)))
+        frame = pd.DataFrame(table, columns=TRACE_COLUMNS)
         for column in ("generation", "evaluations", "best", "worst"):
             frame[column] = frame[column].astype("int64")
+        frame.insert(0, "seed", np.repeat(np.array(seeds, dtype="int64"), lengths))
+        frame.insert(0, "board", np.repeat(np.array(boards, dtype="int64"), lengths))
+        frame.insert(0, "algorithm", np.repeat(np.array(names, dtype=object), lengths))
         return frame
 
 

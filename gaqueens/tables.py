@@ -31,9 +31,16 @@ def _uncensor(values):
     return np.where(values >= _CENSORED / 10, np.inf, values)
 
 
+def _medians(work: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
+    """The medians of RESAMPLES samples of ``size`` drawn from ``work`` with replacement (each
+    row sorted: numpy's sort is several times faster here than np.median's partition)."""
+    rows = np.sort(rng.choice(work, (RESAMPLES, size)), axis=1)
+    return (rows[:, (size - 1) // 2] + rows[:, size // 2]) / 2
+
+
 def median_interval(work: np.ndarray, rng: np.random.Generator, level: float = 0.95):
     """The percentile-bootstrap interval of the median of ``work``."""
-    medians = np.median(rng.choice(work, (RESAMPLES, len(work))), axis=1)
+    medians = _medians(work, rng, len(work))
     tail = (1 - level) / 2
     return tuple(_uncensor(np.quantile(medians, [tail, 1 - tail])))
 
@@ -45,8 +52,7 @@ def reproduced(work: np.ndarray, published: float, rng: np.random.Generator) -> 
     ours = np.median(work)
     if ours >= _CENSORED / 10:
         return False
-    size = (RESAMPLES, PUBLISHED_RUNS)
-    difference = np.median(rng.choice(work, size), axis=1) - np.median(rng.choice(work, size), axis=1)
+    difference = _medians(work, rng, PUBLISHED_RUNS) - _medians(work, rng, PUBLISHED_RUNS)
     low, high = np.quantile(difference, [0.005, 0.995])
     return bool(low <= published - ours <= high)
 

@@ -11,7 +11,9 @@ from gaqueens import ga
 from gaqueens.board import Conflicts, is_solution
 from gaqueens.ga import GaSettings
 from gaqueens.result import same_run
-from gaqueens.operators import CROSSOVER, MUTATION, SELECT, Ordered, Pmx, Shuffle, Swap, Tournament
+from gaqueens.operators import (
+    CROSSOVER, MUTATION, SELECT, Ordered, Pmx, Randomness, Shuffle, Swap, Tournament,
+)
 
 
 class Scripted:
@@ -39,7 +41,7 @@ def random_population(n, k, seed):
 def test_swap_child_is_still_a_permutation_with_exactly_two_positions_changed(n, k, seed):
     parents = random_population(n, k, seed)
     children = parents.copy()
-    Swap(1)(children, np.random.default_rng(seed + 1))
+    Swap(1)(children, Randomness(seed + 1))
     assert (np.sort(children, axis=1) == np.arange(n)).all()
     assert ((children != parents).sum(axis=1) == 2).all()
 
@@ -48,19 +50,16 @@ def test_swap_child_is_still_a_permutation_with_exactly_two_positions_changed(n,
 @given(name=st.sampled_from(sorted(MUTATION)), n=st.integers(2, 40), seed=st.integers(0, 2**32 - 1))
 def test_every_mutation_keeps_permutations(name, n, seed):
     children = random_population(n, 12, seed)
-    MUTATION[name]()(children, np.random.default_rng(seed))
+    MUTATION[name]()(children, Randomness(seed))
     assert (np.sort(children, axis=1) == np.arange(n)).all()
 
 
 @settings(max_examples=40, deadline=None)
 @given(name=st.sampled_from(sorted(CROSSOVER)), n=st.integers(2, 40), seed=st.integers(0, 2**32 - 1))
 def test_every_crossover_keeps_permutations(name, n, seed):
-    import random
-
-    random.seed(seed)
     children = random_population(n, 11, seed)  # an odd count: the last child has no partner
     operator = CROSSOVER[name]() if name == "none" else CROSSOVER[name](1.0)
-    operator(children)
+    operator(children, Randomness(seed))
     assert (np.sort(children, axis=1) == np.arange(n)).all()
 
 
@@ -77,7 +76,7 @@ def test_tournament_tie_goes_to_the_first_drawn_as_in_deap():
 
 @pytest.mark.parametrize("name", sorted(SELECT))
 def test_every_selection_returns_rows_of_the_population(name):
-    picked = SELECT[name]()(np.arange(7), 50, np.random.default_rng(1))
+    picked = SELECT[name]()(np.arange(7), 50, Randomness(1))
     assert picked.shape == (50,) and ((0 <= picked) & (picked < 7)).all()
 
 
@@ -177,7 +176,17 @@ def test_deap_operators_solve_and_repeat_exactly(settings_):
     assert same_run(first, ga.run(settings_, 8, 3))
 
 
-def test_runs_using_the_random_module_stay_their_own_in_threads():
+def test_deap_operators_do_not_touch_the_random_module():
+    import random
+
+    random.seed(99)
+    expected = random.random()
+    random.seed(99)
+    ga.run(GaSettings(crossover=Pmx(0.9), mutation=Shuffle(0.2)), 8, 1)
+    assert random.random() == expected
+
+
+def test_runs_with_deap_operators_stay_their_own_in_threads():
     alone = [ga.run(s, 10, seed) for s in DEAP_SETTINGS for seed in (1, 2)]
     together = [None] * len(alone)
 

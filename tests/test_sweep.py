@@ -191,7 +191,7 @@ def test_ctrl_c_stops_promptly_keeps_finished_runs_and_exits_130(tmp_path):
 
 def test_a_dask_cluster_gives_the_rows_of_a_local_sweep(tmp_path, capsys):
     distributed = pytest.importorskip("distributed")
-    text = TINY + "variants:\n  with-pmx: {crossover: {pmx: 0.5}}\n"
+    text = TINY + "variants:\n  with-pmx: {crossover: {pmx: 0.5}}\n  with-shuffle: {mutation: {shuffle: 0.1}}\n"
     with distributed.LocalCluster(n_workers=2, threads_per_worker=2, processes=True,
                                   host="127.0.0.1", dashboard_address=None) as cluster:
         assert sweep(tmp_path, tmp_path / "dask", "--scheduler", cluster.scheduler_address,
