@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from gaqueens import manifest, tables
+from gaqueens import manifest
 
 EXPORTS = ("runs.csv", "summary.csv", "summary.md", "convergence.png", "ecdf.png", "seconds.png",
            "ecdf-seconds.png")
@@ -17,6 +17,7 @@ VERDICT_NOTE = (
     "bootstrapped difference between the medians of two independent {runs}-run samples of our "
     "runs, around our median (SPEC section 1). Unsolved runs count as infinite work (-)."
 )
+HEAVY = ("gaqueens.tables", "gaqueens.plots")  # pandas and matplotlib: imported by write()
 
 
 def _write_text(path: Path, text: str) -> None:
@@ -47,7 +48,7 @@ def title(experiment) -> str:
 
 def write(store, experiment) -> str:
     """Exports the experiment's runs from ``store``; returns the results table as markdown."""
-    from gaqueens import plots  # matplotlib only when there is something to draw
+    from gaqueens import plots, tables
 
     folder = store.folder
     keys = set(experiment.tasks())

@@ -37,6 +37,21 @@ def _colors(keys):
     return {key: cycle(i / max(1, len(keys) - 1) * 0.9) for i, key in enumerate(keys)}
 
 
+def _best_by_generation(rows: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """The evaluations of each generation and a matrix of best conflicts, a row per seed; a
+    run that has stopped keeps its last best up to the longest run."""
+    seeds, index = np.unique(rows["seed"].to_numpy(), return_inverse=True)
+    generations = rows["generation"].to_numpy()
+    best = np.full((len(seeds), generations.max() + 1), np.nan)
+    best[index, generations] = rows["best"].to_numpy()
+    lengths = np.bincount(index, minlength=len(seeds))  # generations recorded per run
+    for i, length in enumerate(lengths):
+        best[i, length:] = best[i, length - 1]
+    evaluations = np.zeros(best.shape[1])
+    evaluations[generations] = rows["evaluations"].to_numpy()
+    return evaluations, best
+
+
 def convergence(traces: pd.DataFrame, path: Path, title: str) -> None:
     """Best conflicts against evaluations, a line per board (and a line style per GA when
     variants run beside the published GA); a run that has stopped keeps its last best, so the
@@ -47,19 +62,14 @@ def convergence(traces: pd.DataFrame, path: Path, title: str) -> None:
     names = list(dict.fromkeys(traces["algorithm"]))
     colors = _colors(boards)
     styles = dict(zip(names, ["-", "--", ":", "-."] * len(names)))
-    for name in names:
-        for board in boards:
-            rows = traces[(traces["algorithm"] == name) & (traces["board"] == board)]
-            if rows.empty:
-                continue
-            table = rows.pivot(index="evaluations", columns="seed", values="best").ffill()
-            low, median, high = np.quantile(table.to_numpy(dtype=float), [0.25, 0.5, 0.75], axis=1)
-            x = table.index.to_numpy()
-            label = f"{board} x {board}" + (f", {name}" if len(names) > 1 else "")
-            if len(names) == 1:
-                axes.fill_between(x, low, high, step="post", color=colors[board], alpha=0.2, lw=0)
-            axes.step(x, median, where="post", ls=styles[name], color=colors[board], lw=1.5,
-                      label=label)
+    for (name, board), rows in traces.groupby(["algorithm", "board"], sort=False):
+        x, best = _best_by_generation(rows)
+        low, median, high = np.quantile(best, [0.25, 0.5, 0.75], axis=0)
+        label = f"{board} x {board}" + (f", {name}" if len(names) > 1 else "")
+        if len(names) == 1:
+            axes.fill_between(x, low, high, step="post", color=colors[board], alpha=0.2, lw=0)
+        axes.step(x, median, where="post", ls=styles[name], color=colors[board], lw=1.5,
+                  label=label)
     axes.set_xscale("log")
     axes.set_yscale("symlog", linthresh=1)
     axes.yaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())

@@ -174,7 +174,7 @@ def _only(frame, keys):
 def pack(array: np.ndarray) -> bytes:
     buffer = io.BytesIO()
     np.save(buffer, np.asarray(array), allow_pickle=False)
-    return zlib.compress(buffer.getvalue())
+    return zlib.compress(buffer.getvalue(), 1)  # fast: traces of long runs are the bulk of the store
 
 
 def unpack(blob: bytes) -> np.ndarray:

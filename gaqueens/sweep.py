@@ -10,11 +10,12 @@ where it stopped. Exit status: 0 done; 2 bad input or usage; 130 interrupted.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import signal
 import sys
+import threading
 from collections import defaultdict
-from pathlib import Path
 
 from gaqueens import executors, manifest, outputs
 from gaqueens.algorithms import ALGORITHMS
@@ -94,6 +95,7 @@ def _sweep(experiment, workers, client, executor, fresh, progress, say, argv) ->
         say(f"{experiment.name}: {len(tasks) - len(todo)} of {len(tasks)} runs stored, "
             f"{len(todo)} to compute on {executor}")
         results = _executor(batches(experiment, todo, workers), workers, client)
+        imported = _import_later(*outputs.HEAVY)
         record = manifest.start(experiment, argv or [], executor)
         record["runs_stored_before"] = len(tasks) - len(todo)
         if todo or manifest.read(experiment.output) is None:
@@ -108,7 +110,17 @@ def _sweep(experiment, workers, client, executor, fresh, progress, say, argv) ->
         if todo:
             record.update(ended=manifest.now(), status="complete")
             manifest.write(experiment.output, record)
+        imported.join()
         return outputs.write(store, experiment)
+
+
+def _import_later(*modules: str) -> threading.Thread:
+    """Imports ``modules`` in a thread, so that pandas and matplotlib load while the runs
+    compute; started after the worker processes, which are forked without it."""
+    thread = threading.Thread(target=lambda: [importlib.import_module(m) for m in modules],
+                              daemon=True)
+    thread.start()
+    return thread
 
 
 def _executor(work: list[tuple], workers: int, client):
