@@ -11,6 +11,8 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from gaqueens import ga
+from gaqueens.baselines import (backtracking, backtracking_heuristic, construction, local_search,
+                                min_conflicts)
 from gaqueens.result import Result
 
 
@@ -24,6 +26,14 @@ class Algorithm:
 
 ALGORITHMS: dict[str, Algorithm] = {
     "ga": Algorithm(ga.run, ga.GaSettings, ga.UNIT),
+    "local-search": Algorithm(local_search.run, local_search.Settings, local_search.UNIT),
+    "min-conflicts": Algorithm(min_conflicts.run, min_conflicts.Settings, min_conflicts.UNIT),
+    "backtracking": Algorithm(backtracking.run, backtracking.Settings, backtracking.UNIT,
+                              deterministic=True),
+    "backtracking-heuristic": Algorithm(backtracking_heuristic.run, backtracking_heuristic.Settings,
+                                        backtracking_heuristic.UNIT),
+    "construction": Algorithm(construction.run, construction.Settings, construction.UNIT,
+                              deterministic=True),
 }
 
 

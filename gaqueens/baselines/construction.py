@@ -1,0 +1,58 @@
+"""Explicit construction: a solution for every board but 2 and 3 by a formula, no search.
+
+Source: B. Bernhardsson, "Explicit solutions to the N-queens problem for all N", ACM SIGART
+Bulletin 2(2), 1991, and E. J. Hoffman, J. C. Loessi and R. C. Moore, "Constructions for the
+solution of the m queens problem", Mathematics Magazine 42(2), 1969; in the form of SPEC
+section 2. A list of the numbers 1..N, one queen per column from left to right, each number
+its row:
+
+- N mod 6 not 2 or 3: the even numbers, then the odd ones;
+- N mod 6 = 2: the evens, then the odds with 1 and 3 swapped and 5 moved to the end;
+- N mod 6 = 3: the evens with 2 moved to the end, then the odds with 1 and 3 moved to the end.
+
+Minus one, the list is a genome (entry r the column of row r's queen): the transpose of a
+solution is a solution. N = 8 gives [1, 3, 5, 7, 2, 0, 6, 4].
+
+The unit of work is "none" (0): nothing is searched, and the seed changes nothing. The
+conflicts are counted, not assumed. Checked against the published outputs for N = 8, 14 and
+15, and by the independent verifier (gaqueens.board) on every board from 4 to 2,000
+(tests/test_baselines.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from gaqueens.board import Conflicts, has_solution
+from gaqueens.result import Result
+
+UNIT = "none"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The construction has no settings."""
+
+
+def numbers(n: int) -> list[int]:
+    """The published list: the row (1..N) of the queen in each column, left to right."""
+    if not has_solution(n):
+        raise ValueError(f"construction: board {n} has no solution (boards 2 and 3 have none)")
+    evens, odds = list(range(2, n + 1, 2)), list(range(1, n + 1, 2))
+    if n % 6 == 2:
+        odds = [3, 1] + odds[2:]
+        odds.remove(5)
+        odds.append(5)
+    elif n % 6 == 3:
+        evens = evens[1:] + [2]
+        odds = odds[2:] + [1, 3]
+    return evens + odds
+
+
+def run(settings: Settings, board: int, seed: int) -> Result:
+    """The constructed placement and its attacking pairs; ``seed`` is unused."""
+    solution = np.array(numbers(board), dtype=np.int64) - 1
+    conflicts = int(Conflicts(board)(solution[None])[0])
+    return Result(solved=conflicts == 0, conflicts=conflicts, evaluations=0, solution=solution)

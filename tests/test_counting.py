@@ -1,0 +1,111 @@
+"""The counter: against the shipped counts, against brute force over every permutation with the
+8 symmetries of the square applied by hand, and its command's answers to good and bad input."""
+
+import itertools
+import subprocess
+import sys
+
+import pytest
+
+from gaqueens import count as command
+from gaqueens.board import known_solutions
+from gaqueens.counting import _symmetry, count
+
+
+def solutions(n):
+    """Every solution, as a tuple of columns, by brute force over the permutations."""
+    return [p for p in itertools.permutations(range(n))
+            if len({r - c for r, c in enumerate(p)}) == n == len({r + c for r, c in enumerate(p)})]
+
+
+def quarter_turn(p):
+    """The queen (r, c) goes to (c, n - 1 - r)."""
+    n = len(p)
+    q = [0] * n
+    for r, c in enumerate(p):
+        q[c] = n - 1 - r
+    return tuple(q)
+
+
+def mirror(p):
+    """Left and right exchanged: the queen (r, c) goes to (r, n - 1 - c)."""
+    return tuple(len(p) - 1 - c for c in p)
+
+
+def turns(p):
+    out = [tuple(p)]
+    for _ in range(3):
+        out.append(quarter_turn(out[-1]))
+    return out
+
+
+def symmetries(p):
+    """The 8 images of p: 4 turns, and the 4 reflections (a turn after the mirror)."""
+    return turns(p) + turns(mirror(p))
+
+
+@pytest.mark.parametrize("n", range(1, 12))
+def test_count_matches_the_shipped_counts(n):
+    assert count(n) == known_solutions(n)
+
+
+def test_the_symmetries_worked_by_hand_on_a_solution_of_four():
+    assert quarter_turn((1, 3, 0, 2)) == (1, 3, 0, 2)  # the 4 x 4 solution is its own quarter turn
+    assert mirror((1, 3, 0, 2)) == (2, 0, 3, 1)
+    assert len(set(symmetries((0, 4, 7, 5, 2, 6, 1, 3)))) == 8
+
+
+@pytest.mark.parametrize("n", range(2, 9))
+def test_no_solution_is_its_own_reflection_so_classes_have_8_4_or_2_members(n):
+    for p in solutions(n):
+        images = symmetries(p)
+        assert p not in images[4:]  # the four reflections
+        half_turn, quarter = images[2] == p, images[1] == p
+        assert len(set(images)) == (2 if quarter else 4 if half_turn else 8)
+        assert _symmetry([1 << c for c in p], n - 1) == (2 if quarter else 1 if half_turn else 0)
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_count_matches_brute_force_with_classes_drawn_up_by_hand(n):
+    found = solutions(n)
+    classes = {min(symmetries(p)) for p in found}
+    assert count(n) == (len(found), len(classes))
+
+
+def test_count_refuses_a_board_without_rows():
+    with pytest.raises(ValueError, match="at least one row"):
+        count(0)
+
+
+# ---- the command ----------------------------------------------------------------------------
+
+
+def test_the_command_prints_both_counts_the_time_and_the_match():
+    done = subprocess.run([sys.executable, "-m", "gaqueens.count", "8"], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0 and done.stderr == ""
+    first, second = done.stdout.splitlines()
+    assert first.startswith("8 x 8: 92 solutions, 12 fundamental, ") and first.endswith(" s")
+    assert second.startswith("matches the published counts")
+
+
+@pytest.mark.parametrize("text", ["0", "19", "-1", "abc", "8.0", "1e3", "", " ", "9" * 5000])
+def test_bad_input_is_refused_with_one_line_and_exit_2(text, capsys):
+    assert command.main([text]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith("error: N must be a whole number from 1 to 18")
+
+
+@pytest.mark.parametrize("argv", [[], ["8", "9"], ["--what"]])
+def test_usage_errors_are_one_line_and_exit_2(argv, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        command.main(argv)
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_a_count_that_differs_from_the_table_exits_1(monkeypatch, capsys):
+    monkeypatch.setattr(command, "count", lambda n: (93, 12))
+    assert command.main(["8"]) == 1
+    assert "published counts are 92 and 12" in capsys.readouterr().err
