@@ -1,4 +1,4 @@
-"""The benchmark of SPEC section 7: gaqueens beside genoxide 0.13.1 and the naive DEAP GA.
+"""The benchmark: gaqueens beside genoxide 0.13.1 and the naive DEAP GA.
 
     python -m gaqueens.bench [--quick] [--out DIR] [--repeats R]
 

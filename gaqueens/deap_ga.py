@@ -1,7 +1,7 @@
 """The published GA written the straightforward way DEAP's documentation teaches it.
 
-What it is for: the yardstick of ``gaqueens.bench`` ("the naive DEAP approach" of SPEC section
-7), and a second, independent implementation of the GA that the tests compare the fast engine
+What it is for: the yardstick of ``gaqueens.bench`` ("the naive DEAP
+approach"), and a second, independent implementation of the GA that the tests compare the fast engine
 (``gaqueens.ga``) with. It is not registered in ``gaqueens.algorithms``: sweeps run the engine.
 
 An individual is a ``creator.Individual``, a list of columns with a ``FitnessMin``; every child

@@ -1,6 +1,6 @@
 """Experiment files: YAML in, validated settings out, before any run starts.
 
-The keys (SPEC section 3), each optional but ``boards``:
+The keys, each optional but ``boards``:
 
     name: n8                     # default: the file's stem; letters, digits, - _ .
     boards: [8]                  # one or more board sizes, 1 to 10^7

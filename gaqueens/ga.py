@@ -1,6 +1,6 @@
 """The GA engine: the published (mu+lambda) loop, with DEAP's operators where they fit.
 
-The settings are those of SPEC section 1 by default; ``GaSettings`` documents each. The loop is
+The settings are the published ones by default; ``GaSettings`` documents each. The loop is
 written here rather than taken from DEAP's algorithms.eaMuPlusLambda, whose varOr picks parents
 uniformly (the registered selection only picks survivors) and whose survivor selection keeps
 parents on equal fitness.

@@ -1,4 +1,4 @@
-"""What a sweep writes beside its store (SPEC section 4), exported from stored runs only:
+"""What a sweep writes beside its store, exported from stored runs only:
 runs.csv, summary.csv, summary.md and the plots. Each file is written whole under another name
 and then renamed, so none is ever half-written."""
 
@@ -15,7 +15,7 @@ EXPORTS = ("runs.csv", "summary.csv", "summary.md", "convergence.png", "ecdf.png
 VERDICT_NOTE = (
     "Verdict: reproduced when the published median lies within the central 99% of the "
     "bootstrapped difference between the medians of two independent {runs}-run samples of our "
-    "runs, around our median (SPEC section 1). Unsolved runs count as infinite work (-)."
+    "runs, around our median. Unsolved runs count as infinite work (-)."
 )
 HEAVY = ("gaqueens.tables", "gaqueens.plots")  # pandas and matplotlib: imported by write()
 

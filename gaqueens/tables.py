@@ -1,5 +1,5 @@
 """Summary tables from stored runs: medians, quartiles, bootstrap intervals and the verdict
-against a published median (SPEC section 1).
+against a published median.
 
 A run that did not solve its board counts as needing infinite work: medians and quartiles are
 those of the runtime distribution, censored where runs stop short, and shown as "-" where the
@@ -46,8 +46,8 @@ def median_interval(work: np.ndarray, rng: np.random.Generator, level: float = 0
 
 
 def reproduced(work: np.ndarray, published: float, rng: np.random.Generator) -> bool:
-    """Whether ``published`` is a median that our runs could have given, as SPEC section 1 puts
-    it: bootstrap from our runs the difference between the medians of two independent samples
+    """Whether ``published`` is a median that our runs could have given, as the
+    project defines it: bootstrap from our runs the difference between the medians of two independent samples
     of the published size, and accept when published - ours lies within its central 99%."""
     ours = np.median(work)
     if ours >= _CENSORED / 10:

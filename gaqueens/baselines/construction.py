@@ -2,9 +2,8 @@
 
 Source: B. Bernhardsson, "Explicit solutions to the N-queens problem for all N", ACM SIGART
 Bulletin 2(2), 1991, and E. J. Hoffman, J. C. Loessi and R. C. Moore, "Constructions for the
-solution of the m queens problem", Mathematics Magazine 42(2), 1969; in the form of SPEC
-section 2. A list of the numbers 1..N, one queen per column from left to right, each number
-its row:
+solution of the m queens problem", Mathematics Magazine 42(2), 1969. A list of the numbers
+1..N, one queen per column from left to right, each number its row:
 
 - N mod 6 not 2 or 3: the even numbers, then the odd ones;
 - N mod 6 = 2: the evens, then the odds with 1 and 3 swapped and 5 moved to the end;

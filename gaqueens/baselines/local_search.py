@@ -3,7 +3,7 @@
 Source: R. Sosic and J. Gu, "Efficient local search with conflict minimization: a case study
 of the n-queens problem", IEEE Transactions on Knowledge and Data Engineering 6(5), 1994,
 in the min-conflicts line of Minton, Johnston, Philips and Laird (AAAI 1990, Artificial
-Intelligence 1992). As SPEC section 2 describes it:
+Intelligence 1992). As gaqueens implements it:
 
 - The placement is a permutation (a queen per row and per column), so only diagonals clash;
   the queens on each diagonal are counted in two counter arrays of 2N-1 entries.
@@ -45,7 +45,7 @@ class Settings:
     start-tries     random rows drawn per row in the greedy start before settling for an
                     attacked queen, 1 to 10^6 (50)
     restart-factor  restart after this many times N tries in a row without a gain,
-                    1 to 10^6 (32: SPEC section 2's "about 32N")
+                    1 to 10^6 (32: a restart after about 32N fruitless tries)
     budget          stop, unsolved, once this many swaps have been tried; checked at every
                     repair try (a greedy start always finishes), 1 to 10^15 (10^9)
     """

@@ -1,0 +1,152 @@
+"""The README's result sections, generated from the committed outputs in results/.
+
+    python -m gaqueens.readme           # rewrites the sections of README.md
+    python -m gaqueens.readme --check   # exit 1 if README.md differs from what results/ gives
+
+A section sits between ``<!-- generated: NAME -->`` and ``<!-- end: NAME -->``; NAME is one of
+SECTIONS. Nothing in them is typed by hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from gaqueens.tables import markdown, number, seconds_text
+
+
+def _summary(results: Path, name: str) -> pd.DataFrame | None:
+    path = results / name / "summary.csv"
+    return pd.read_csv(path) if path.exists() else None
+
+
+def _missing(name: str) -> str:
+    return f"(no results yet: run `python -m gaqueens.sweep experiments/{name}.yaml`)"
+
+
+def _interval(row) -> str:
+    return f"{number(row.median)} ({number(row.ci_low)} to {number(row.ci_high)})"
+
+
+def table(results: Path) -> str:
+    """The published table beside ours."""
+    summary = _summary(results, "table")
+    if summary is None:
+        return _missing("table")
+    rows = []
+    for row in summary[summary["algorithm"] == "ga"].itertuples():
+        rows.append({
+            "board": row.board,
+            "placements (N!)": row.placements,
+            "solutions": "not counted" if pd.isna(row.solutions) else f"{int(row.solutions):,}",
+            "attacking pairs of a random placement: exact / measured": (
+                f"{row.pairs_exact:.1f} / {row.pairs_measured:.2f}"),
+            "published median evaluations": number(row.reference),
+            "ours (95% CI)": _interval(row),
+            "solved": f"{row.solved}/{row.runs}",
+            "verdict": row.verdict,
+        })
+    return markdown(pd.DataFrame(rows))
+
+
+def ablation(results: Path) -> str:
+    """Median evaluations per GA variant (columns) and board (rows)."""
+    summary = _summary(results, "ablation")
+    if summary is None:
+        return _missing("ablation")
+    names = list(dict.fromkeys(summary["algorithm"]))
+    rows = []
+    for board, group in summary.groupby("board"):
+        cells = {"board": board}
+        for row in group.set_index("algorithm").loc[names].itertuples():
+            solved = "" if row.solved == row.runs else f", {row.solved}/{row.runs} solved"
+            cells[row.Index] = _interval(row) + solved
+        rows.append(cells)
+    return markdown(pd.DataFrame(rows))
+
+
+def baselines(results: Path) -> str:
+    """Per board and algorithm: solved runs, median work in its unit, median wall time."""
+    summary = _summary(results, "baselines")
+    if summary is None:
+        return _missing("baselines")
+    names = list(dict.fromkeys(summary["algorithm"]))
+    rows = []
+    for board, group in summary.groupby("board"):
+        cells = {"board": board}
+        for row in group.set_index("algorithm").loc[names].itertuples():
+            work = "no search" if row.unit == "none" else f"{number(row.median)} {row.unit}"
+            solved = "" if row.solved == row.runs else f" ({row.solved}/{row.runs} solved)"
+            cells[row.Index] = f"{seconds_text(row.median_seconds)}; {work}{solved}"
+        rows.append(cells)
+    return markdown(pd.DataFrame(rows))
+
+
+def scaling(results: Path) -> str:
+    """The largest board each algorithm solved, its median time there, and the growth fit."""
+    summary = _summary(results, "scaling")
+    if summary is None:
+        return _missing("scaling")
+    from gaqueens.tables import growth
+
+    fits = growth(summary).set_index("algorithm")
+    rows = []
+    for name, group in summary.groupby("algorithm", sort=False):
+        solved = group[group["solved"] == group["runs"]]
+        largest = solved.loc[solved["board"].idxmax()] if len(solved) else None
+        fit = fits.loc[name] if name in fits.index else None
+        rows.append({
+            "algorithm": name,
+            "largest board solved in every run": "" if largest is None else f"{largest.board:,}",
+            "its median time": "" if largest is None else seconds_text(largest.median_seconds),
+            "median time grows as": "" if fit is None else f"N^{fit.seconds_exponent:.2f}",
+        })
+    return markdown(pd.DataFrame(rows))
+
+
+def bench(results: Path) -> str:
+    path = results / "bench" / "bench.md"
+    if not path.exists():
+        return "(no results yet: run `python -m gaqueens.bench --out results/bench`)"
+    return path.read_text(encoding="utf-8").strip()
+
+
+SECTIONS = {"table": table, "ablation": ablation, "baselines": baselines, "scaling": scaling,
+            "bench": bench}
+
+
+def render(text: str, results: Path) -> str:
+    """README text with every generated section rebuilt from ``results``."""
+    def section(match):
+        name = match[1]
+        return f"<!-- generated: {name} -->\n{SECTIONS[name](results)}\n<!-- end: {name} -->"
+
+    pattern = r"<!-- generated: (\w+) -->\n.*?<!-- end: \1 -->"
+    return re.sub(pattern, section, text, flags=re.DOTALL)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m gaqueens.readme", description=__doc__.split("\n")[0])
+    parser.add_argument("--check", action="store_true", help="only check that README.md is current")
+    parser.add_argument("--readme", default="README.md")
+    parser.add_argument("--results", default="results")
+    args = parser.parse_args(argv)
+    readme = Path(args.readme)
+    text = readme.read_text(encoding="utf-8")
+    fresh = render(text, Path(args.results))
+    if args.check:
+        if fresh != text:
+            print(f"{readme}: its generated sections differ from {args.results}/; run "
+                  "python -m gaqueens.readme", file=sys.stderr)
+            return 1
+        return 0
+    readme.write_text(fresh, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
