@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import types
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 from deap import tools
@@ -69,7 +70,7 @@ class Tournament:
 
     def __call__(self, conflicts: np.ndarray, count: int, rng: Randomness) -> np.ndarray:
         drawn = rng.integers(0, len(conflicts), (count, self.size))
-        return drawn[np.arange(count), conflicts[drawn].argmin(axis=1)]
+        return drawn[_range(count), conflicts[drawn].argmin(axis=1)]
 
 
 @dataclass(frozen=True)
@@ -135,7 +136,7 @@ class Swap:
 
     def __call__(self, children: np.ndarray, rng: Randomness) -> None:
         k, n = children.shape
-        starts = np.arange(0, k * n, n)
+        starts = _row_starts(k, n)
         flat = children.reshape(-1)  # a view: children is a fresh, contiguous array
         for _ in range(self.count):
             i = rng.integers(0, n, k)
@@ -157,6 +158,17 @@ class Shuffle:
             genome = row.tolist()
             shuffle(genome, self.indpb)
             children[i] = genome
+
+
+@cache
+def _range(count: int) -> np.ndarray:
+    return np.arange(count)
+
+
+@cache
+def _row_starts(rows: int, length: int) -> np.ndarray:
+    """Where each row of a (rows, length) array starts in the flat array."""
+    return np.arange(0, rows * length, length)
 
 
 # ---- the registries: YAML name -> operator class ---------------------------------------------

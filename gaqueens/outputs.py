@@ -4,7 +4,9 @@ and then renamed, so none is ever half-written."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import sys
 from pathlib import Path
 
 from gaqueens import manifest
@@ -51,15 +53,21 @@ def write(store, experiment) -> str:
     from gaqueens import plots, tables
 
     folder = store.folder
+    name = title(experiment)
     keys = set(experiment.tasks())
     runs = _in_entry_order(store.runs(keys), experiment)
     traces = store.traces(keys)
+    several = runs["algorithm"].nunique() > 1
+    elsewhere = _draw_elsewhere(
+        ([(plots.convergence, traces, folder / "convergence.png", name)] if len(traces) else [])
+        + ([(plots.ecdf_seconds, runs, folder / "ecdf-seconds.png", name)] if several else [])
+    )
     _write_text(folder / "runs.csv", runs.to_csv(index=False))
     summary = _in_entry_order(tables.summarize(runs, traces, experiment.reference), experiment)
     _write_text(folder / "summary.csv", summary.to_csv(index=False))
     results = tables.results_table(summary)
     parts = [
-        f"# {title(experiment)}",
+        f"# {name}",
         f"From {len(runs)} runs in runs.sqlite; {manifest.describe(manifest.read(folder))}.",
         results,
     ]
@@ -70,13 +78,31 @@ def write(store, experiment) -> str:
     if growth:
         parts += ["## Growth with the board size", growth]
     _write_text(folder / "summary.md", "\n\n".join(parts) + "\n")
-
-    name = title(experiment)
-    if not traces.empty:
-        plots.convergence(traces, folder / "convergence.png", name)
     plots.ecdf(runs, folder / "ecdf.png", name)
-    if runs["algorithm"].nunique() > 1:
-        if len(experiment.boards) > 1:
-            plots.seconds(summary, folder / "seconds.png", name)
-        plots.ecdf_seconds(runs, folder / "ecdf-seconds.png", name)
+    if several and len(experiment.boards) > 1:
+        plots.seconds(summary, folder / "seconds.png", name)
+    elsewhere()
     return results
+
+
+def _draw(jobs) -> None:
+    for function, *args in jobs:
+        function(*args)
+
+
+def _draw_elsewhere(jobs):
+    """Starts drawing ``jobs`` (function, *arguments) in a forked process, on the core the
+    finished runs leave idle, while this one writes the tables; returns a function that waits
+    for it. Where fork is not the way to start processes, or the process fails, it draws them
+    here (and so raises what went wrong)."""
+    if not jobs or sys.platform != "linux":
+        return lambda: _draw(jobs)
+    process = multiprocessing.get_context("fork").Process(target=_draw, args=(jobs,))
+    process.start()
+
+    def wait():
+        process.join()
+        if process.exitcode != 0:
+            _draw(jobs)
+
+    return wait
