@@ -26,8 +26,8 @@ def _version(package: str) -> str | None:
 
 
 def _git() -> dict:
-    """The commit of the checkout gaqueens runs from, and whether its tree had changes; empty
-    when gaqueens is installed from a package."""
+    """The commit of the checkout gaqueens runs from, and whether its tracked files had changes;
+    empty when gaqueens is installed from a package."""
     top = Path(__file__).resolve().parent.parent
 
     def git(*args):
@@ -37,7 +37,8 @@ def _git() -> dict:
     try:
         if Path(git("rev-parse", "--show-toplevel")).resolve() != top:
             return {}
-        return {"commit": git("rev-parse", "HEAD"), "dirty": bool(git("status", "--porcelain"))}
+        changed = git("status", "--porcelain", "--untracked-files=no")  # as git describe --dirty
+        return {"commit": git("rev-parse", "HEAD"), "dirty": bool(changed)}
     except (OSError, subprocess.SubprocessError):
         return {}
 

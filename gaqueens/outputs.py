@@ -38,14 +38,17 @@ def _in_entry_order(frame, experiment):
     """Rows in the experiment's order of algorithms (the GA first), then by board and seed."""
     rank = {entry.name: i for i, entry in enumerate(experiment.entries)}
     columns = [c for c in ("board", "seed") if c in frame.columns]
-    frame = frame.assign(_rank=frame["algorithm"].map(rank)).sort_values(["_rank", *columns])
+    frame = frame.assign(_rank=frame["algorithm"].map(rank))
+    frame = frame.sort_values(["_rank", *columns], kind="stable")  # keeps generations in order
     return frame.drop(columns="_rank").reset_index(drop=True)
 
 
 def title(experiment) -> str:
     first, last = experiment.seeds
-    boards = ", ".join(map(str, experiment.boards))
-    return f"{experiment.name}: boards {boards}; seeds {first} to {last}"
+    boards = experiment.boards
+    listed = ", ".join(map(str, boards)) if len(boards) <= 6 else (
+        f"{min(boards):,} to {max(boards):,} ({len(boards)} sizes)")
+    return f"{experiment.name}: boards {listed}; seeds {first} to {last}"
 
 
 def write(store, experiment) -> str:
@@ -56,7 +59,7 @@ def write(store, experiment) -> str:
     name = title(experiment)
     keys = set(experiment.tasks())
     runs = _in_entry_order(store.runs(keys), experiment)
-    traces = store.traces(keys)
+    traces = _in_entry_order(store.traces(keys), experiment)
     several = runs["algorithm"].nunique() > 1
     elsewhere = _draw_elsewhere(
         ([(plots.convergence, traces, folder / "convergence.png", name)] if len(traces) else [])

@@ -91,25 +91,43 @@ def _ecdf(axes, values, solved, total, **style):
         axes.step(np.r_[x[0], x], np.r_[0, y], where="post", **style)
 
 
+def _grid(count: int) -> tuple[int, int]:
+    """Lines and columns for ``count`` panels: three to a line, four past nine panels."""
+    columns = min(count, 3 if count <= 9 else 4)
+    return -(-count // columns), columns
+
+
+def _panels(width: float, height: float, count: int):
+    """A figure of ``count`` panels of about width x height inches sharing the y axis."""
+    lines, columns = _grid(count)
+    figure = _figure(width * columns + 1.5, height * lines + 0.5)
+    panels = figure.subplots(lines, columns, squeeze=False, sharey=True)
+    for axes in panels.flat[count:]:
+        axes.set_visible(False)
+    return figure, panels
+
+
 def ecdf(runs: pd.DataFrame, path: Path, title: str) -> None:
-    """The runtime distribution: the fraction of runs solved within a given amount of work."""
+    """The runtime distribution: the fraction of runs solved within a given amount of work, a
+    panel per algorithm that searches (the construction does no work to plot)."""
+    runs = runs[runs["unit"] != "none"]
     algorithms = list(dict.fromkeys(runs["algorithm"]))
-    figure = _figure(4.2 * len(algorithms) + 1.5, 4.2)
-    panels = figure.subplots(1, len(algorithms), squeeze=False, sharey=True)
+    figure, panels = _panels(3.9, 3.4, len(algorithms))
     colors = _colors(sorted(runs["board"].unique()))
-    for axes, algorithm in zip(panels[0], algorithms):
+    for axes, algorithm in zip(panels.flat, algorithms):
         rows = runs[runs["algorithm"] == algorithm]
         for board, group in rows.groupby("board"):
             _ecdf(axes, group["evaluations"].to_numpy(), group["solved"].to_numpy(), len(group),
                   color=colors[board], lw=1.5, label=f"{board}")
-        unit = rows["unit"].iloc[0]
-        axes.set_xscale("log" if unit != "none" else "linear")
-        axes.set_xlabel(unit)
+        axes.set_xscale("log")
+        axes.set_xlabel(rows["unit"].iloc[0])
         axes.set_title(algorithm, fontsize=10)
         axes.grid(True, alpha=0.3)
-        axes.legend(title="board", fontsize=8, title_fontsize=8)
-    panels[0][0].set_ylabel("fraction of runs solved")
-    panels[0][0].set_ylim(0, 1.02)
+    for axes in panels[:, 0]:
+        axes.set_ylabel("fraction of runs solved")
+    panels[0, 0].set_ylim(0, 1.02)
+    figure.legend(*panels[0, 0].get_legend_handles_labels(), title="board", fontsize=8,
+                  title_fontsize=8, loc="outside right upper")
     figure.suptitle(title)
     _save(figure, path)
 
@@ -128,7 +146,8 @@ def seconds(summary: pd.DataFrame, path: Path, title: str) -> None:
         failed = rows[rows["solved"] * 2 <= rows["runs"]]
         if len(failed):
             axes.plot(failed["board"], failed["median_seconds"], "x", color=colors[algorithm], ms=7)
-    axes.set_xscale("log", base=2)
+    wide = summary["board"].max() / summary["board"].min() > 1000
+    axes.set_xscale("log", base=10 if wide else 2)
     axes.set_yscale("log")
     axes.set_xlabel("board size N")
     axes.set_ylabel("median wall time per run (s)")
@@ -141,23 +160,22 @@ def seconds(summary: pd.DataFrame, path: Path, title: str) -> None:
 def ecdf_seconds(runs: pd.DataFrame, path: Path, title: str) -> None:
     """The fraction of runs solved within a given wall time, per algorithm, a panel per board."""
     boards = sorted(runs["board"].unique())
-    columns = min(len(boards), 4)
-    lines = -(-len(boards) // columns)
-    figure = _figure(3.6 * columns + 1, 3.3 * lines)
-    panels = figure.subplots(lines, columns, squeeze=False, sharey=True)
+    figure, panels = _panels(3.9, 3.3, len(boards))
     colors = _colors(list(dict.fromkeys(runs["algorithm"])))
     for axes, board in zip(panels.flat, boards):
         for algorithm, group in runs[runs["board"] == board].groupby("algorithm", sort=False):
             _ecdf(axes, group["seconds"].to_numpy(), group["solved"].to_numpy(), len(group),
                   color=colors[algorithm], lw=1.4, label=algorithm)
         axes.set_xscale("log")
-        axes.set_title(f"{board} x {board}", fontsize=10)
+        axes.set_title(f"{board:,} x {board:,}", fontsize=10)
         axes.set_xlabel("wall time (s)")
         axes.grid(True, alpha=0.3)
-    for axes in panels.flat[len(boards):]:
-        axes.set_visible(False)
     for axes in panels[:, 0]:
         axes.set_ylabel("fraction solved")
-    panels.flat[0].legend(fontsize=7)
+    handles = {}  # every algorithm once, though not every one runs on every board
+    for axes in panels.flat:
+        for handle, label in zip(*axes.get_legend_handles_labels()):
+            handles.setdefault(label, handle)
+    figure.legend(list(handles.values()), list(handles), fontsize=8, loc="outside right upper")
     figure.suptitle(title)
     _save(figure, path)
