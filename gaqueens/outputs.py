@@ -61,8 +61,9 @@ def write(store, experiment) -> str:
     runs = _in_entry_order(store.runs(keys), experiment)
     traces = _in_entry_order(store.traces(keys), experiment)
     several = runs["algorithm"].nunique() > 1
-    elsewhere = _draw_elsewhere(
+    drawing = _draw_elsewhere(
         ([(plots.convergence, traces, folder / "convergence.png", name)] if len(traces) else [])
+        + [(plots.ecdf, runs, folder / "ecdf.png", name)]
         + ([(plots.ecdf_seconds, runs, folder / "ecdf-seconds.png", name)] if several else [])
     )
     _write_text(folder / "runs.csv", runs.to_csv(index=False))
@@ -81,31 +82,32 @@ def write(store, experiment) -> str:
     if growth:
         parts += ["## Growth with the board size", growth]
     _write_text(folder / "summary.md", "\n\n".join(parts) + "\n")
-    plots.ecdf(runs, folder / "ecdf.png", name)
     if several and len(experiment.boards) > 1:
         plots.seconds(summary, folder / "seconds.png", name)
-    elsewhere()
+    drawing()
     return results
 
 
-def _draw(jobs) -> None:
-    for function, *args in jobs:
-        function(*args)
+def _draw(function, *args) -> None:
+    function(*args)
 
 
 def _draw_elsewhere(jobs):
-    """Starts drawing ``jobs`` (function, *arguments) in a forked process, on the core the
-    finished runs leave idle, while this one writes the tables; returns a function that waits
-    for it. Where fork is not the way to start processes, or the process fails, it draws them
-    here (and so raises what went wrong)."""
-    if not jobs or sys.platform != "linux":
-        return lambda: _draw(jobs)
-    process = multiprocessing.get_context("fork").Process(target=_draw, args=(jobs,))
-    process.start()
+    """Starts drawing each of ``jobs`` (function, *arguments) in a forked process of its own,
+    on the cores the finished runs leave idle, while this one writes the tables; returns a
+    function that waits for them. Where processes are not forked, or one fails, it draws the
+    plot here (and so raises what went wrong)."""
+    if sys.platform != "linux":
+        return lambda: [_draw(*job) for job in jobs]
+    fork = multiprocessing.get_context("fork")
+    started = [(job, fork.Process(target=_draw, args=job)) for job in jobs]
+    for _, process in started:
+        process.start()
 
     def wait():
-        process.join()
-        if process.exitcode != 0:
-            _draw(jobs)
+        for job, process in started:
+            process.join()
+            if process.exitcode != 0:
+                _draw(*job)
 
     return wait

@@ -62,6 +62,7 @@ def summarize(runs: pd.DataFrame, traces: pd.DataFrame | None = None, reference=
     published median of the GA; ``traces`` give the measured attacking pairs of the GA's
     random first populations."""
     reference = reference or {}
+    first_populations = _initial_pairs(traces)
     rows = []
     for (algorithm, board), group in runs.groupby(["algorithm", "board"], sort=True):
         rng = np.random.default_rng(0)  # the same tables from the same runs
@@ -91,17 +92,17 @@ def summarize(runs: pd.DataFrame, traces: pd.DataFrame | None = None, reference=
             "placements": placements_text(board),
             "solutions": (known_solutions(board) or (None,))[0],
             "pairs_exact": mean_attacking_pairs(board),
-            "pairs_measured": _initial_pairs(traces, algorithm, board),
+            "pairs_measured": first_populations.get((algorithm, board), math.nan),
         })
     return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
 
 
-def _initial_pairs(traces, algorithm, board):
+def _initial_pairs(traces) -> dict:
+    """The mean attacking pairs of the first, random populations, per (algorithm, board)."""
     if traces is None or traces.empty:
-        return math.nan
-    first = traces[(traces["algorithm"] == algorithm) & (traces["board"] == board)
-                   & (traces["generation"] == 0)]
-    return first["mean"].mean() if len(first) else math.nan
+        return {}
+    first = traces[traces["generation"] == 0]
+    return first.groupby(["algorithm", "board"])["mean"].mean().to_dict()
 
 
 def placements_text(n: int) -> str:
