@@ -104,6 +104,7 @@ def scaling(results: Path) -> str:
             "largest board solved in every run": "" if largest is None else f"{largest.board:,}",
             "its median time": "" if largest is None else seconds_text(largest.median_seconds),
             "median time grows as": "" if fit is None else f"N^{fit.seconds_exponent:.2f}",
+            "fitted over boards": "" if fit is None else fit.boards,
         })
     return markdown(pd.DataFrame(rows))
 
