@@ -53,37 +53,37 @@ def table(results: Path) -> str:
     return markdown(pd.DataFrame(rows))
 
 
-def ablation(results: Path) -> str:
-    """Median evaluations per GA variant (columns) and board (rows)."""
-    summary = _summary(results, "ablation")
-    if summary is None:
-        return _missing("ablation")
+def _by_board(summary: pd.DataFrame, cell) -> str:
+    """A line per board and a column per algorithm, in the sweep's order; ``cell(row)`` gives
+    the text of one algorithm on one board."""
     names = list(dict.fromkeys(summary["algorithm"]))
     rows = []
     for board, group in summary.groupby("board"):
         cells = {"board": board}
         for row in group.set_index("algorithm").loc[names].itertuples():
-            solved = "" if row.solved == row.runs else f", {row.solved}/{row.runs} solved"
-            cells[row.Index] = _interval(row) + solved
+            unsolved = "" if row.solved == row.runs else f"; {row.solved}/{row.runs} solved"
+            cells[row.Index] = cell(row) + unsolved
         rows.append(cells)
     return markdown(pd.DataFrame(rows))
+
+
+def ablation(results: Path) -> str:
+    """Median evaluations with their interval, per GA variant (columns) and board (lines)."""
+    summary = _summary(results, "ablation")
+    return _missing("ablation") if summary is None else _by_board(summary, _interval)
 
 
 def baselines(results: Path) -> str:
-    """Per board and algorithm: solved runs, median work in its unit, median wall time."""
+    """Per board and algorithm: median wall time, median work in its unit, solved runs."""
     summary = _summary(results, "baselines")
     if summary is None:
         return _missing("baselines")
-    names = list(dict.fromkeys(summary["algorithm"]))
-    rows = []
-    for board, group in summary.groupby("board"):
-        cells = {"board": board}
-        for row in group.set_index("algorithm").loc[names].itertuples():
-            work = "no search" if row.unit == "none" else f"{number(row.median)} {row.unit}"
-            solved = "" if row.solved == row.runs else f" ({row.solved}/{row.runs} solved)"
-            cells[row.Index] = f"{seconds_text(row.median_seconds)}; {work}{solved}"
-        rows.append(cells)
-    return markdown(pd.DataFrame(rows))
+
+    def cell(row):
+        work = "no search" if row.unit == "none" else f"{number(row.median)} {row.unit}"
+        return f"{seconds_text(row.median_seconds)}; {work}"
+
+    return _by_board(summary, cell)
 
 
 def scaling(results: Path) -> str:
