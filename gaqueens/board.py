@@ -74,9 +74,18 @@ def is_solution(columns, n: int) -> bool:
     )
 
 
-def placements(n: int) -> int:
-    """The placements a permutation genome can take: n!."""
-    return math.factorial(n)
+def rejection(columns, n: int, conflicts: int, solved: bool, target: int = 0) -> str | None:
+    """What the verifier finds wrong with a run's claims about its final placement (n
+    columns, ``conflicts`` attacking pairs, ``solved`` when they are at most ``target``), or
+    None when it confirms them."""
+    if len(columns) != n:
+        return f"it reports {len(columns)} columns on a board of {n}"
+    pairs = attacking_pairs(columns)
+    if pairs != conflicts or bool(solved) != (pairs <= target):
+        return f"it reports {conflicts} conflicts (solved: {solved}), the verifier counts {pairs}"
+    if solved and target == 0 and not is_solution(columns, n):
+        return "it reports a solution that the verifier rejects"
+    return None
 
 
 def mean_attacking_pairs(n: int) -> float:

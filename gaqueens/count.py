@@ -16,13 +16,13 @@ import time
 
 from gaqueens.board import known_solutions
 from gaqueens.counting import count
-from gaqueens.sweep import _Parser
+from gaqueens.cli import Parser
 
 LARGEST = 18
 
 
 def main(argv=None) -> int:
-    parser = _Parser(prog="python -m gaqueens.count",
+    parser = Parser(prog="python -m gaqueens.count",
                      description="Count all solutions of the N x N board and the fundamental "
                                  "ones (up to the 8 symmetries of the square).")
     parser.add_argument("n", metavar="N", help=f"the board size, 1 to {LARGEST}")

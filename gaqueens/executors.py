@@ -38,10 +38,14 @@ def _worker_signals():
 
 
 def local_pool(batches: list[Batch], workers: int) -> Iterator:
-    """A pool of ``workers`` processes; forked on Linux, so they start without importing
-    anything again."""
+    """A pool of ``workers`` processes, started now (before the sweep starts any thread):
+    forked on Linux, so they start without importing anything again."""
     method = "fork" if sys.platform == "linux" else "spawn"
     pool = multiprocessing.get_context(method).Pool(workers, initializer=_worker_signals)
+    return _pooled(pool, batches)
+
+
+def _pooled(pool, batches: list[Batch]) -> Iterator:
     try:
         yield from pool.imap_unordered(_run, batches)
         pool.close()

@@ -373,7 +373,11 @@ class _Reader:
         return dict(value)
 
     def solvable(self, entry: Entry, boards):
-        """Refuses boards 2 and 3 to an algorithm that must reach 0 conflicts there."""
+        """Refuses boards 2 and 3 to an algorithm that must reach 0 conflicts there, and an
+        algorithm whose max-board leaves it no board."""
+        if not any(entry.runs_on(board) for board in boards):
+            self.fail(f"baselines.{entry.name}.{MAX_BOARD_KEY}", f"is {entry.max_board}, below "
+                      f"every board in boards {list(boards)}: {entry.name} would not run")
         target = getattr(entry.settings, "target", 0)
         for i, board in enumerate(boards):
             if not has_solution(board) and target == 0 and entry.runs_on(board):
@@ -415,11 +419,12 @@ class _Reader:
                 settings[key] = self.operator(f"{where}.{key}", item, fields[key].metadata["registry"])
             else:
                 settings[key] = self.check(f"{where}.{key}", allowed(fields[key]), item)
-        ga = self.build(where, GaSettings, settings)
-        if ga.scheme == "mu,lambda" and ga.offspring < ga.population:
+        population = settings.get("population", GaSettings.population)
+        offspring = settings.get("offspring", GaSettings.offspring)
+        if settings.get("scheme", GaSettings.scheme) == "mu,lambda" and offspring < population:
             self.fail(f"{where}.offspring", f"must be at least {where}.population "
-                      f"({ga.population}) with scheme mu,lambda, got {ga.offspring}")
-        return ga
+                      f"({population}) with scheme mu,lambda, got {offspring}")
+        return self.build(where, GaSettings, settings)
 
     def operator(self, key: str, value, registry: dict):
         """An operator written as its name, or as {name: PARAMETER} when it has one."""

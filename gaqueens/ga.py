@@ -8,13 +8,17 @@ parents on equal fitness.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from gaqueens.board import Conflicts
-from gaqueens.operators import CROSSOVER, MUTATION, SELECT, NoCrossover, Randomness, Swap, Tournament
-from gaqueens.ranges import OneOf, Whole, setting
+from gaqueens.operators import (
+    CROSSOVER, MUTATION, SELECT, Crossover, Mutation, NoCrossover, Randomness, Selection, Swap,
+    Tournament,
+)
+from gaqueens.ranges import OneOf, Whole, check, setting
 from gaqueens.result import Result
 
 SCHEMES = ("mu+lambda", "mu,lambda")
@@ -42,12 +46,23 @@ class GaSettings:
     population: int = setting(20, Whole(1, 100_000))
     offspring: int = setting(20, Whole(1, 100_000))
     scheme: str = setting("mu+lambda", OneOf(SCHEMES))
-    select: Tournament = field(default_factory=Tournament, metadata={"registry": SELECT})
-    crossover: NoCrossover = field(default_factory=NoCrossover, metadata={"registry": CROSSOVER})
-    mutation: Swap = field(default_factory=Swap, metadata={"registry": MUTATION})
+    select: Selection = field(default_factory=Tournament, metadata={"registry": SELECT})
+    crossover: Crossover = field(default_factory=NoCrossover, metadata={"registry": CROSSOVER})
+    mutation: Mutation = field(default_factory=Swap, metadata={"registry": MUTATION})
     ties: str = setting("offspring-first", OneOf(TIES))
     target: int = setting(0, Whole(0))
     generations: int = setting(50_000, Whole(0, 1_000_000_000))
+
+    def __post_init__(self):
+        check(self)
+        for each in dataclasses.fields(self):
+            registry = each.metadata.get("registry")
+            if registry and type(getattr(self, each.name)) not in registry.values():
+                raise ValueError(f"{each.name} must be one of {', '.join(registry)}, got "
+                                 f"{getattr(self, each.name)!r}")
+        if self.scheme == "mu,lambda" and self.offspring < self.population:
+            raise ValueError(f"offspring must be at least population ({self.population}) with "
+                             f"scheme mu,lambda, got {self.offspring}")
 
 
 def run(settings: GaSettings, board: int, seed: int) -> Result:

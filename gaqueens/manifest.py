@@ -43,12 +43,13 @@ def _git() -> dict:
         return {}
 
 
-def start(experiment, argv: list[str], executor: str) -> dict:
-    """The manifest of a sweep that starts now."""
+def start(experiment, argv: list[str] | None, executor: str) -> dict:
+    """The manifest of a sweep that starts now; ``argv`` is None for one started from Python."""
     return {
         "experiment": experiment.source,
         "settings": experiment.resolved(),
-        "command": "python -m gaqueens.sweep " + shlex.join(argv),
+        "command": ("gaqueens.run_sweep() from Python" if argv is None
+                    else "python -m gaqueens.sweep " + shlex.join(argv)),
         "executor": executor,
         "versions": {
             "gaqueens": _version("gaqueens"),

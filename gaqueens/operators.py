@@ -17,7 +17,7 @@ from functools import cache
 import numpy as np
 from deap import tools
 
-from gaqueens.ranges import Number, Whole, setting
+from gaqueens.ranges import Number, Whole, check, setting
 
 
 class Randomness:
@@ -68,6 +68,9 @@ class Tournament:
 
     size: int = setting(2, Whole(1, 1000))
 
+    def __post_init__(self):
+        check(self)
+
     def __call__(self, conflicts: np.ndarray, count: int, rng: Randomness) -> np.ndarray:
         drawn = rng.integers(0, len(conflicts), (count, self.size))
         return drawn[_range(count), conflicts[drawn].argmin(axis=1)]
@@ -99,6 +102,9 @@ class _DeapCrossover:
     permutation crossover, as DEAP's algorithms.varAnd pairs them."""
 
     rate: float = setting(0.9, Number(0, 1))
+
+    def __post_init__(self):
+        check(self)
 
     def __call__(self, children: np.ndarray, rng: Randomness) -> None:
         operator = rng.deap(self.operator)
@@ -134,6 +140,9 @@ class Swap:
 
     count: int = setting(1, Whole(1, 1000))
 
+    def __post_init__(self):
+        check(self)
+
     def __call__(self, children: np.ndarray, rng: Randomness) -> None:
         k, n = children.shape
         starts = _row_starts(k, n)
@@ -151,6 +160,9 @@ class Shuffle:
     with probability ``indpb`` (above 0, at most 1; 0.05 by default)."""
 
     indpb: float = setting(0.05, Number(0, 1, open_minimum=True))
+
+    def __post_init__(self):
+        check(self)
 
     def __call__(self, children: np.ndarray, rng: Randomness) -> None:
         shuffle = rng.deap(tools.mutShuffleIndexes)
@@ -176,3 +188,6 @@ def _row_starts(rows: int, length: int) -> np.ndarray:
 SELECT = {"tournament": Tournament, "uniform": Uniform}
 CROSSOVER = {"none": NoCrossover, "pmx": Pmx, "ordered": Ordered}
 MUTATION = {"swap": Swap, "shuffle": Shuffle}
+Selection = Tournament | Uniform
+Crossover = NoCrossover | Pmx | Ordered
+Mutation = Swap | Shuffle

@@ -61,9 +61,10 @@ def write(store, experiment) -> str:
     runs = _in_entry_order(store.runs(keys), experiment)
     traces = _in_entry_order(store.traces(keys), experiment)
     several = runs["algorithm"].nunique() > 1
+    searched = (runs["unit"] != "none").any()
     drawing = _draw_elsewhere(
         ([(plots.convergence, traces, folder / "convergence.png", name)] if len(traces) else [])
-        + [(plots.ecdf, runs, folder / "ecdf.png", name)]
+        + ([(plots.ecdf, runs, folder / "ecdf.png", name)] if searched else [])
         + ([(plots.ecdf_seconds, runs, folder / "ecdf-seconds.png", name)] if several else [])
     )
     _write_text(folder / "runs.csv", runs.to_csv(index=False))

@@ -3,6 +3,7 @@ experiment file, the docs and the tests read the same range."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 
@@ -70,3 +71,12 @@ def setting(default, allowed):
 def allowed(dataclass_field):
     """The allowed values recorded on a field made by ``setting``, or None."""
     return dataclass_field.metadata.get("allowed")
+
+
+def check(settings) -> None:
+    """Raises ValueError naming the first field of the dataclass ``settings`` that holds a
+    value outside its allowed ones: settings are checked when they are built."""
+    for each in dataclasses.fields(settings):
+        rule, value = allowed(each), getattr(settings, each.name)
+        if rule is not None and not rule.accepts(value):
+            raise ValueError(f"{each.name.replace('_', '-')} must be {rule.expected}, got {value!r}")

@@ -5,7 +5,7 @@
 FILE, an experiment file, gives the algorithm's settings (the published ones by default).
 Prints the conflicts and the work it took, the columns (shortened for big boards), the board
 for N up to 20, and the wall time. Exit status: 0 done; 1 the verifier rejects the answer;
-2 bad input or usage.
+2 bad input or usage; 130 interrupted.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from __future__ import annotations
 import sys
 
 from gaqueens.algorithms import ALGORITHMS, execute
-from gaqueens.board import attacking_pairs, drawing, has_solution, is_solution
+from gaqueens.board import drawing, has_solution, rejection
+from gaqueens.cli import Parser
 from gaqueens.experiment import BOARDS, SEED, BadInput, load
-from gaqueens.sweep import _Parser
 
 DRAWN_UP_TO = 20
 LISTED_UP_TO = 64
@@ -47,7 +47,7 @@ def report(algorithm: str, result, seconds: float) -> str:
 
 
 def main(argv=None) -> int:
-    parser = _Parser(prog="python -m gaqueens.run", description="One run of one algorithm.")
+    parser = Parser(prog="python -m gaqueens.run", description="One run of one algorithm.")
     parser.add_argument("file", nargs="?", help="an experiment file for the settings (optional)")
     parser.add_argument("--board", type=int, required=True, help="the board size N")
     parser.add_argument("--seed", type=int, default=1, help="the seed (default 1)")
@@ -72,11 +72,16 @@ def main(argv=None) -> int:
     except BadInput as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    result = execute(args.algorithm, settings, args.board, args.seed)
+    try:
+        result = execute(args.algorithm, settings, args.board, args.seed)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
     print(report(args.algorithm, result, result.seconds))
-    pairs = attacking_pairs(result.solution)
-    if pairs != result.conflicts or (result.conflicts == 0 and not is_solution(result.solution, args.board)):
-        print(f"error: the verifier counts {pairs} attacking pairs", file=sys.stderr)
+    problem = rejection(result.solution, args.board, result.conflicts, result.solved,
+                        getattr(settings, "target", 0))
+    if problem:
+        print(f"error: the verifier rejects the answer: {problem}", file=sys.stderr)
         return 1
     return 0
 

@@ -43,6 +43,10 @@ class Busy(Exception):
     """Another sweep is writing into the same folder."""
 
 
+class Unreadable(Exception):
+    """The folder's runs.sqlite is not a store gaqueens can read."""
+
+
 class Store:
     """Opens (creating if needed) the store of ``folder``; with ``write=True`` it takes the
     folder's lock first."""
@@ -62,10 +66,16 @@ class Store:
         elif not (self.folder / FILE).exists():
             raise FileNotFoundError(f"{self.folder / FILE}: no stored runs")
         self.db = sqlite3.connect(self.folder / FILE, timeout=30)
-        if write:
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
-            self.db.executescript(SCHEMA)
+        try:
+            if write:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=FULL")
+                self.db.executescript(SCHEMA)
+            self.db.execute("SELECT algorithm, board, seed, trace FROM runs LIMIT 1")
+        except sqlite3.DatabaseError as error:
+            self.close()
+            raise Unreadable(f"{self.folder / FILE}: not a store of gaqueens runs ({error}); "
+                             "remove it or choose another --out") from None
 
     def close(self):
         self.db.close()
@@ -83,17 +93,17 @@ class Store:
     def settings(self) -> dict[str, dict]:
         return {name: json.loads(s) for name, s in self.db.execute("SELECT name, settings FROM algorithms")}
 
-    def differences(self, settings: dict[str, dict]) -> list[str]:
-        """How ``settings`` (algorithm -> resolved settings) differ from the stored ones, for
-        algorithms that have stored settings."""
+    def differences(self, settings: dict[str, dict]) -> dict[str, list[str]]:
+        """Per algorithm whose stored settings differ from ``settings`` (algorithm -> resolved
+        settings): what differs, one line per key."""
         stored = self.settings()
-        return [
-            f"{name}.{key}: stored {stored[name].get(key)!r}, now {value.get(key)!r}"
+        return {
+            name: [f"{name}.{key}: stored {stored[name].get(key)!r}, now {value.get(key)!r}"
+                   for key in sorted(set(value) | set(stored[name]))
+                   if stored[name].get(key) != value.get(key)]
             for name, value in settings.items()
             if name in stored and stored[name] != value
-            for key in sorted(set(value) | set(stored[name]))
-            if stored[name].get(key) != value.get(key)
-        ]
+        }
 
     def use(self, settings: dict[str, dict]) -> None:
         """Records the settings of algorithms new to the store."""
@@ -103,11 +113,12 @@ class Store:
                 [(name, json.dumps(value, sort_keys=True)) for name, value in settings.items()],
             )
 
-    def clear(self) -> None:
-        """Forgets every run and setting: a fresh start."""
+    def discard(self, names) -> None:
+        """Forgets the runs and settings of the algorithms ``names``."""
         with self.db:
-            self.db.execute("DELETE FROM runs")
-            self.db.execute("DELETE FROM algorithms")
+            for name in names:
+                self.db.execute("DELETE FROM runs WHERE algorithm = ?", (name,))
+                self.db.execute("DELETE FROM algorithms WHERE name = ?", (name,))
 
     # ---- runs ----
 
@@ -167,8 +178,8 @@ class Store:
 def _only(frame, keys):
     if keys is None:
         return frame.reset_index(drop=True)
-    index = list(zip(frame["algorithm"], frame["board"], frame["seed"]))
-    return frame[[key in keys for key in index]].reset_index(drop=True)
+    index = zip(frame["algorithm"], frame["board"], frame["seed"])
+    return frame.loc[[key in keys for key in index]].reset_index(drop=True)
 
 
 def pack(array: np.ndarray) -> bytes:

@@ -4,12 +4,12 @@
                                   [--scheduler ADDRESS] [--fresh] [--quiet]
 
 Runs already in the output folder's store are not run again, so an interrupted sweep resumes
-where it stopped. Exit status: 0 done; 2 bad input or usage; 130 interrupted.
+where it stopped. Exit status: 0 done; 1 a run failed the verifier; 2 bad input or usage;
+130 interrupted.
 """
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import os
 import signal
@@ -19,15 +19,20 @@ from collections import defaultdict
 
 from gaqueens import executors, manifest, outputs
 from gaqueens.algorithms import ALGORITHMS
-from gaqueens.board import attacking_pairs, is_solution
+from gaqueens.board import rejection
+from gaqueens.cli import Parser
 from gaqueens.experiment import BadInput, Experiment, load, parse_seeds, settings_to_yaml
-from gaqueens.store import Busy, Store
+from gaqueens.store import Busy, Store, Unreadable
 
 BATCH = 10  # runs sent to a worker at once: at most this many are lost with it
 
 
 class Interrupted(Exception):
-    """The sweep was stopped by Ctrl-C or a termination signal; finished runs are stored."""
+    """The sweep was stopped by Ctrl-C or a termination signal; stored runs are kept."""
+
+
+class Rejected(Exception):
+    """A run's answer failed the independent verifier: a bug to report, not bad input."""
 
 
 def batches(experiment: Experiment, todo: list[tuple[str, int, int]], workers: int) -> list[tuple]:
@@ -45,27 +50,20 @@ def batches(experiment: Experiment, todo: list[tuple[str, int, int]], workers: i
     return out
 
 
-def verify(algorithm: str, settings, board: int, seed: int, result) -> None:
+def verify(name: str, settings, board: int, seed: int, result) -> None:
     """Checks a run's claims with the independent verifier before it is stored."""
-    pairs = attacking_pairs(result.solution)
-    target = getattr(settings, "target", 0)
-    if (
-        len(result.solution) != board
-        or pairs != result.conflicts
-        or bool(result.solved) != (pairs <= target)
-        or (result.solved and target == 0 and not is_solution(result.solution, board))
-    ):
-        raise RuntimeError(
-            f"the verifier rejects {algorithm} on board {board}, seed {seed}: it reports "
-            f"{result.conflicts} conflicts (solved: {result.solved}), the verifier counts {pairs}"
-        )
+    problem = rejection(result.solution, board, result.conflicts, result.solved,
+                        getattr(settings, "target", 0))
+    if problem:
+        raise Rejected(f"the verifier rejects {name} on board {board}, seed {seed}: {problem}")
 
 
 def run_sweep(experiment: Experiment, *, workers: int | None = None, scheduler: str | None = None,
               fresh: bool = False, progress: bool = True, say=print, argv=None) -> str:
     """Runs the experiment's missing runs and writes its outputs; returns the results table
     (markdown). Raises BadInput for settings that differ from the stored ones (unless
-    ``fresh``), Busy when another sweep writes into the same folder, and Interrupted."""
+    ``fresh``, which discards the runs of those), Busy when another sweep writes into the same
+    folder, Unreadable for a store that is not one, Interrupted, and Rejected."""
     workers = workers or os.cpu_count() or 1
     executor = f"dask scheduler {scheduler}" if scheduler else (
         f"{workers} local processes" if workers > 1 else "1 process")
@@ -80,14 +78,14 @@ def run_sweep(experiment: Experiment, *, workers: int | None = None, scheduler: 
 def _sweep(experiment, workers, client, executor, fresh, progress, say, argv) -> str:
     with Store(experiment.output, write=True) as store:
         settings = {entry.name: settings_to_yaml(entry) for entry in experiment.entries}
-        if fresh:
-            store.clear()
         differences = store.differences(settings)
-        if differences:
-            more = f" and {len(differences) - 1} more" if len(differences) > 1 else ""
+        if differences and not fresh:
+            lines = [line for changes in differences.values() for line in changes]
+            more = f" and {len(lines) - 1} more" if len(lines) > 1 else ""
             raise BadInput(f"{experiment.output}: its stored runs used other settings "
-                           f"({differences[0]}{more}); add --fresh to discard them, or use "
+                           f"({lines[0]}{more}); add --fresh to discard those runs, or use "
                            "another --out")
+        store.discard(differences)
         store.use(settings)
         done = store.keys()
         tasks = experiment.tasks()
@@ -96,15 +94,16 @@ def _sweep(experiment, workers, client, executor, fresh, progress, say, argv) ->
             f"{len(todo)} to compute on {executor}")
         results = _executor(batches(experiment, todo, workers), workers, client)
         imported = _import_later(*outputs.HEAVY)
-        record = manifest.start(experiment, argv or [], executor)
+        record = manifest.start(experiment, argv, executor)
         record["runs_stored_before"] = len(tasks) - len(todo)
         if todo or manifest.read(experiment.output) is None:
             outputs.remove(experiment.output)
             manifest.write(experiment.output, record)
         try:
             _store(store, results, len(todo), experiment.name, progress)
-        except Interrupted:
-            record.update(ended=manifest.now(), status="interrupted")
+        except (Interrupted, Rejected) as error:
+            failed = f"failed: {error}" if isinstance(error, Rejected) else "interrupted"
+            record.update(ended=manifest.now(), status=failed)
             manifest.write(experiment.output, record)
             raise
         if todo:
@@ -131,12 +130,12 @@ def _executor(work: list[tuple], workers: int, client):
     return executors.in_process(work)
 
 
-def _store(store, results, count: int, name: str, progress: bool) -> None:
+def _store(store, results, count: int, title: str, progress: bool) -> None:
     """Verifies and stores each batch of results as it arrives."""
     from tqdm import tqdm
 
     bar = tqdm(total=count, unit="run", disable=None if progress and count else True,
-               file=sys.stderr, desc=name, dynamic_ncols=True)
+               file=sys.stderr, desc=title, dynamic_ncols=True)
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         for (name, algorithm, settings, board, _), finished in results:
@@ -159,14 +158,8 @@ def _terminate(signum, frame):
 # ---- the command ---------------------------------------------------------------------------
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        print(f"{self.prog}: {message} (see --help)", file=sys.stderr)
-        sys.exit(2)
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m gaqueens.sweep",
+def _parser() -> Parser:
+    parser = Parser(prog="python -m gaqueens.sweep",
                      description="Run every run of an experiment file, store it, and write the "
                                  "tables and plots.")
     parser.add_argument("file", help="the experiment file (YAML)")
@@ -175,7 +168,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--workers", type=int, help="local processes (default: all cores)")
     parser.add_argument("--scheduler", help="send the runs to the Dask scheduler at ADDRESS")
     parser.add_argument("--fresh", action="store_true",
-                        help="discard stored runs of other settings and start over")
+                        help="discard the stored runs of settings that changed")
     parser.add_argument("--quiet", action="store_true", help="no progress bar or messages")
     return parser
 
@@ -191,11 +184,14 @@ def main(argv=None) -> int:
         experiment = load(args.file, output=args.out, seeds=seeds)
         table = run_sweep(experiment, workers=args.workers, scheduler=args.scheduler,
                           fresh=args.fresh, progress=not args.quiet, say=say, argv=argv)
-    except (BadInput, Busy, executors.Unreachable) as error:
+    except (BadInput, Busy, Unreadable, executors.Unreachable) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except Rejected as error:
+        print(f"error: {error}; the runs before it are stored", file=sys.stderr)
+        return 1
     except (Interrupted, KeyboardInterrupt):
-        print("\ninterrupted: every finished run is stored; run the same command again to "
+        print("\ninterrupted: the runs stored so far are kept; run the same command again to "
               "resume", file=sys.stderr)
         return 130
     say(f"wrote {experiment.output}: runs.csv, summary.csv, summary.md and plots")

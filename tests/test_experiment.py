@@ -652,7 +652,7 @@ def _ranged_settings():
                               {"ga": "none", "baselines": {name: {key: value}}},
                               f"baselines.{name}.{key}")))
     cases.append((f"baselines.test-walk.{MAX_BOARD_KEY}", None, MAX_BOARD_KEY, BOARDS,
-                  lambda value: ({"baselines": {"test-walk": {MAX_BOARD_KEY: value}}},
+                  lambda value: ({"boards": [1, 8], "baselines": {"test-walk": {MAX_BOARD_KEY: value}}},
                                  f"baselines.test-walk.{MAX_BOARD_KEY}")))
     return cases
 
@@ -855,4 +855,6 @@ def test_random_damage_loads_or_is_refused_in_one_line(data, tmp_path):
         assert message.startswith(f"{path}: ") and len(message.splitlines()) == 1, message
     else:
         assert isinstance(experiment, Experiment)
-        assert experiment.tasks() is not None
+        tasks = experiment.tasks()  # what loads has work to do, on its own boards and entries
+        assert tasks and {name for name, _, _ in tasks} <= {e.name for e in experiment.entries}
+        assert {board for _, board, _ in tasks} <= set(experiment.boards)

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -209,3 +210,50 @@ def test_an_unreachable_scheduler_is_refused_before_any_work(tmp_path, capsys):
     error = capsys.readouterr().err.strip()
     assert len(error.splitlines()) == 1 and "tcp://127.0.0.1:9" in error
     assert not out.exists()
+
+
+# ---- what goes wrong, said in one line ----------------------------------------------------------
+
+WITH_CONSTRUCTION = TINY + "baselines: [construction]\n"
+
+
+def test_fresh_discards_only_the_runs_of_changed_settings(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert sweep(tmp_path, out, text=WITH_CONSTRUCTION) == 0
+    capsys.readouterr()
+    changed = WITH_CONSTRUCTION + "ga: {ties: parents-first}\n"
+    assert main([experiment_file(tmp_path, changed), "--out", str(out), "--fresh"]) == 0
+    assert "2 of 14 runs stored, 12 to compute" in capsys.readouterr().err  # construction kept
+
+
+def test_a_run_the_verifier_rejects_stops_the_sweep_in_one_line(tmp_path, capsys, monkeypatch):
+    from gaqueens import algorithms
+    from gaqueens.result import Result
+
+    def liar(settings, board, seed):
+        return Result(solved=True, conflicts=0, evaluations=0, solution=np.arange(board))
+
+    fake = algorithms.Algorithm(liar, algorithms.ALGORITHMS["construction"].settings, "none", True)
+    monkeypatch.setitem(algorithms.ALGORITHMS, "construction", fake)
+    out = tmp_path / "out"
+    assert sweep(tmp_path, out, "--workers", "1", text="boards: [8]\nga: none\nbaselines: [construction]\n") == 1
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1 and "verifier rejects construction on board 8" in error
+    assert json.loads((out / "manifest.json").read_text())["status"].startswith("failed")
+    assert not (out / "runs.csv").exists()
+
+
+def test_a_folder_whose_store_is_not_one_is_refused(tmp_path, capsys):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "runs.sqlite").write_text("not a database")
+    assert sweep(tmp_path, out) == 2
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1 and "runs.sqlite: not a store of gaqueens runs" in error
+
+
+def test_an_experiment_without_search_has_no_work_distribution_to_plot(tmp_path):
+    out = tmp_path / "out"
+    assert sweep(tmp_path, out, text="boards: [8, 9]\nga: none\nbaselines: [construction]\n") == 0
+    assert pd.read_csv(out / "runs.csv")["solved"].all()
+    assert (out / "summary.md").exists() and not (out / "ecdf.png").exists()

@@ -79,3 +79,10 @@ def test_growth_exponent_of_a_square_law():
     runs["seconds"] = runs["board"] ** 1.5 * 1e-6
     fit = tables.growth(tables.summarize(runs)).iloc[0]
     assert fit["work_exponent"] == pytest.approx(2) and fit["seconds_exponent"] == pytest.approx(1.5)
+
+
+def test_an_interval_reaching_unsolved_runs_is_open_ended():
+    work = list(range(20, 1220, 20))  # 60 solved runs, and 40 unsolved
+    row = tables.summarize(runs_frame(work + [0] * 40, [True] * 60 + [False] * 40)).iloc[0]
+    assert math.isfinite(row["median"]) and row["ci_high"] == math.inf and row["q3"] == math.inf
+    assert tables.number(row["ci_high"]) == "-"

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gaqueens.board import Conflicts, has_solution
-from gaqueens.ranges import Whole, setting
+from gaqueens.ranges import Whole, check, setting
 from gaqueens.result import Result
 
 UNIT = "nodes"
@@ -40,6 +40,9 @@ class Settings:
     """
 
     budget: int = setting(10_000_000, Whole(1, 10**15))
+
+    def __post_init__(self):
+        check(self)
 
 
 def run(settings: Settings, board: int, seed: int) -> Result:

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gaqueens.board import Conflicts, has_solution
-from gaqueens.ranges import Number, Whole, setting
+from gaqueens.ranges import Number, Whole, check, setting
 from gaqueens.result import Result
 
 UNIT = "nodes"
@@ -59,6 +59,9 @@ class Settings:
     restart_factor: int = setting(2, Whole(1, 1_000_000))
     growth: float = setting(2.0, Number(1, 100))
     budget: int = setting(100_000_000, Whole(1, 10**15))
+
+    def __post_init__(self):
+        check(self)
 
 
 def run(settings: Settings, board: int, seed: int) -> Result:

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gaqueens.board import has_solution
-from gaqueens.ranges import Whole, setting
+from gaqueens.ranges import Whole, check, setting
 from gaqueens.result import Result
 
 UNIT = "moves"
@@ -58,6 +58,9 @@ class Settings:
     tries: int = setting(50, Whole(1, 1_000_000))
     restart_factor: int = setting(4, Whole(1, 1_000_000))
     budget: int = setting(100_000_000, Whole(1, 10**15))
+
+    def __post_init__(self):
+        check(self)
 
 
 def run(settings: Settings, board: int, seed: int) -> Result:
