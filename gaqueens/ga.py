@@ -84,7 +84,8 @@ def run(settings: GaSettings, board: int, seed: int) -> Result:
     """
     randomness = Randomness(seed)
     evaluate = Conflicts(board)
-    population = randomness.rng.permuted(np.tile(np.arange(board), (settings.population, 1)), axis=1)
+    population = randomness.numpy.permuted(np.tile(np.arange(board), (settings.population, 1)),
+                                           axis=1)
     conflicts = evaluate(population)
     order = np.argsort(conflicts, kind="stable")
     population, conflicts = population[order], conflicts[order]
@@ -106,11 +107,11 @@ def run(settings: GaSettings, board: int, seed: int) -> Result:
 
 
 def step(population: np.ndarray, conflicts: np.ndarray, settings: GaSettings, evaluate,
-         rng: Randomness):
+         randomness: Randomness):
     """One generation: the next population and its conflicts, sorted by conflicts."""
-    children = population[settings.select(conflicts, settings.offspring, rng)]
-    settings.crossover(children, rng)
-    settings.mutation(children, rng)
+    children = population[settings.select(conflicts, settings.offspring, randomness)]
+    settings.crossover(children, randomness)
+    settings.mutation(children, randomness)
     children_conflicts = evaluate(children)
     if settings.scheme == "mu,lambda":
         pool, pool_conflicts = children, children_conflicts

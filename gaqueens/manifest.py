@@ -79,12 +79,21 @@ def read(folder: Path) -> dict | None:
         return None
 
 
+def code(git: dict, version: str | None) -> str:
+    """The code that ran, in a few words: its commit, or its version outside a checkout."""
+    if git.get("commit"):
+        return f"commit {git['commit'][:10]}{' with local changes' if git.get('dirty') else ''}"
+    return f"gaqueens {version}"
+
+
 def describe(manifest: dict | None) -> str:
-    """One line naming the manifest, for the tables."""
+    """One line naming the manifest of the runs, for the tables."""
     if not manifest:
         return "no manifest"
-    commit = manifest.get("git", {}).get("commit")
-    code = f"commit {commit[:10]}{' (with local changes)' if manifest['git'].get('dirty') else ''}" \
-        if commit else f"gaqueens {manifest['versions'].get('gaqueens')}"
-    return (f"{FILE}: {manifest['command']}, {code}, started {manifest['started']}, "
-            f"{manifest['host']['cores']} cores, {manifest['executor']}")
+    return (f"{FILE}: {manifest['command']}, {code(manifest['git'], manifest['versions'].get('gaqueens'))}, "
+            f"started {manifest['started']}, {manifest['host']['cores']} cores, {manifest['executor']}")
+
+
+def exporter() -> str:
+    """The code writing tables and plots now, which a rerun may make newer than the runs'."""
+    return f"{code(_git(), _version('gaqueens'))}, {now()}"

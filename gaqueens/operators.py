@@ -28,13 +28,14 @@ class Randomness:
     generation's draws themselves. It returns the next row of a block drawn for that (low,
     high, size): read it, do not change it.
 
+    ``numpy`` is the run's numpy Generator and ``random`` its random.Random.
     ``deap(function)`` is one of DEAP's operators drawing from the run's own random.Random
     rather than the random module's hidden generator, which every thread of the process shares
     (Dask's own threads draw from it too, so seeding it would not make a run repeatable).
     """
 
     def __init__(self, seed: int, block: int = 256):
-        self.rng = np.random.default_rng(seed)
+        self.numpy = np.random.default_rng(seed)
         self.random = random.Random(seed)
         self.block = block
         self._blocks: dict[tuple, list] = {}
@@ -53,7 +54,7 @@ class Randomness:
         key = (low, high, size)
         entry = self._blocks.get(key)
         if entry is None or entry[1] == self.block:
-            entry = self._blocks[key] = [self.rng.integers(low, high, (self.block, *np.atleast_1d(size))), 0]
+            entry = self._blocks[key] = [self.numpy.integers(low, high, (self.block, *np.atleast_1d(size))), 0]
         entry[1] += 1
         return entry[0][entry[1] - 1]
 
@@ -71,8 +72,8 @@ class Tournament:
     def __post_init__(self):
         check(self)
 
-    def __call__(self, conflicts: np.ndarray, count: int, rng: Randomness) -> np.ndarray:
-        drawn = rng.integers(0, len(conflicts), (count, self.size))
+    def __call__(self, conflicts: np.ndarray, count: int, randomness: Randomness) -> np.ndarray:
+        drawn = randomness.integers(0, len(conflicts), (count, self.size))
         return drawn[_range(count), conflicts[drawn].argmin(axis=1)]
 
 
@@ -81,8 +82,8 @@ class Uniform:
     """Parents drawn uniformly with replacement, fitness ignored, as DEAP's algorithms.varOr
     picks them."""
 
-    def __call__(self, conflicts: np.ndarray, count: int, rng: Randomness) -> np.ndarray:
-        return rng.integers(0, len(conflicts), count)
+    def __call__(self, conflicts: np.ndarray, count: int, randomness: Randomness) -> np.ndarray:
+        return randomness.integers(0, len(conflicts), count)
 
 
 # ---- crossover: children in place, in pairs (rows 0-1, 2-3, ...) ----------------------------
@@ -92,7 +93,7 @@ class Uniform:
 class NoCrossover:
     """Children are copies of their parents until mutated (the published setting)."""
 
-    def __call__(self, children: np.ndarray, rng: Randomness) -> None:
+    def __call__(self, children: np.ndarray, randomness: Randomness) -> None:
         pass
 
 
@@ -106,10 +107,10 @@ class _DeapCrossover:
     def __post_init__(self):
         check(self)
 
-    def __call__(self, children: np.ndarray, rng: Randomness) -> None:
-        operator = rng.deap(self.operator)
+    def __call__(self, children: np.ndarray, randomness: Randomness) -> None:
+        operator = randomness.deap(self.operator)
         for i in range(0, len(children) - 1, 2):
-            if rng.random.random() < self.rate:
+            if randomness.random.random() < self.rate:
                 first, second = children[i].tolist(), children[i + 1].tolist()
                 operator(first, second)
                 children[i], children[i + 1] = first, second
@@ -143,13 +144,15 @@ class Swap:
     def __post_init__(self):
         check(self)
 
-    def __call__(self, children: np.ndarray, rng: Randomness) -> None:
+    def __call__(self, children: np.ndarray, randomness: Randomness) -> None:
+        if not children.flags.c_contiguous:
+            raise ValueError("Swap works on a C-contiguous array of genomes, as the GA makes")
         k, n = children.shape
         starts = _row_starts(k, n)
-        flat = children.reshape(-1)  # a view: children is a fresh, contiguous array
+        flat = children.reshape(-1)  # a view, as the array is contiguous
         for _ in range(self.count):
-            i = rng.integers(0, n, k)
-            j = rng.integers(0, n - 1, k)
+            i = randomness.integers(0, n, k)
+            j = randomness.integers(0, n - 1, k)
             first, second = starts + i, starts + j + (j >= i)  # j: a position other than i
             flat[first], flat[second] = flat[second], flat[first]
 
@@ -164,8 +167,8 @@ class Shuffle:
     def __post_init__(self):
         check(self)
 
-    def __call__(self, children: np.ndarray, rng: Randomness) -> None:
-        shuffle = rng.deap(tools.mutShuffleIndexes)
+    def __call__(self, children: np.ndarray, randomness: Randomness) -> None:
+        shuffle = randomness.deap(tools.mutShuffleIndexes)
         for i, row in enumerate(children):
             genome = row.tolist()
             shuffle(genome, self.indpb)

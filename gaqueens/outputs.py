@@ -73,7 +73,8 @@ def write(store, experiment) -> str:
     results = tables.results_table(summary)
     parts = [
         f"# {name}",
-        f"From {len(runs)} runs in runs.sqlite; {manifest.describe(manifest.read(folder))}.",
+        f"From {len(runs)} runs in runs.sqlite; the runs: {manifest.describe(manifest.read(folder))}; "
+        f"these tables and plots: {manifest.exporter()}.",
         results,
     ]
     if summary["reference"].notna().any():

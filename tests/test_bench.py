@@ -18,24 +18,10 @@ import pytest
 from gaqueens import bench, deap_ga, ga
 from gaqueens.board import is_solution
 from gaqueens.operators import Pmx, Uniform
+from kstest import ks_critical, ks_statistic
 
-ALPHA = 0.001
 SEEDS = {8: 400, 12: 200}
 PUBLISHED = ga.GaSettings()
-
-
-def ks_statistic(first, second) -> float:
-    """The largest gap between the two empirical distribution functions."""
-    first, second = np.sort(first), np.sort(second)
-    values = np.concatenate((first, second))
-    gap = (np.searchsorted(first, values, side="right") / len(first)
-           - np.searchsorted(second, values, side="right") / len(second))
-    return float(np.abs(gap).max())
-
-
-def ks_critical(n: int, m: int) -> float:
-    """The asymptotic critical value at ALPHA (conservative with ties)."""
-    return float(np.sqrt(-np.log(ALPHA / 2) / 2) * np.sqrt((n + m) / (n * m)))
 
 
 @pytest.fixture(scope="module")
@@ -126,11 +112,7 @@ def test_without_genoxide_the_bench_says_how_to_install_it(monkeypatch):
     assert bench.main(["--genoxide-table", "8", "--seeds", "1..3"]) == 2
 
 
-def test_per_board_compares_the_local_search_once_registered(monkeypatch):
-    from gaqueens import algorithms
-
-    stand_in = algorithms.Algorithm(ga.run, ga.GaSettings, "evaluations")
-    monkeypatch.setitem(algorithms.ALGORITHMS, "local-search", stand_in)
+def test_per_board_compares_the_local_search_the_ga_and_the_naive_ga():
     report = bench.Report()
     bench.per_board(bench.Plan(boards=(8,), board_seeds=range(1, 3)), report)
     header = next(line for line in report.lines if line.startswith("| board"))

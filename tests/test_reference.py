@@ -20,27 +20,11 @@ import pytest
 
 from gaqueens import ga, tables
 from gaqueens.operators import Uniform
+from kstest import ks_critical, ks_statistic
 
 REFERENCE = Path(__file__).parent / "data" / "genoxide-evaluations.csv"
-ALPHA = 0.001
 SEEDS = {8: 1000, 16: 1000, 32: 400}  # our runs per board, to stay within a few seconds
 PUBLISHED = ga.GaSettings()
-
-
-def ks_statistic(first, second) -> float:
-    """The two-sample Kolmogorov-Smirnov statistic: the largest gap between the empirical
-    distribution functions, over every value either sample takes."""
-    first, second = np.sort(first), np.sort(second)
-    values = np.concatenate((first, second))
-    cdf_first = np.searchsorted(first, values, side="right") / len(first)
-    cdf_second = np.searchsorted(second, values, side="right") / len(second)
-    return float(np.abs(cdf_first - cdf_second).max())
-
-
-def ks_critical(n: int, m: int, alpha: float = ALPHA) -> float:
-    """The asymptotic critical value, sqrt(-ln(alpha / 2) / 2) sqrt((n + m) / (n m)); with
-    ties (evaluations come in steps of 20) the test is conservative."""
-    return float(np.sqrt(-np.log(alpha / 2) / 2) * np.sqrt((n + m) / (n * m)))
 
 
 @pytest.fixture(scope="module")

@@ -86,3 +86,12 @@ def test_an_interval_reaching_unsolved_runs_is_open_ended():
     row = tables.summarize(runs_frame(work + [0] * 40, [True] * 60 + [False] * 40)).iloc[0]
     assert math.isfinite(row["median"]) and row["ci_high"] == math.inf and row["q3"] == math.inf
     assert tables.number(row["ci_high"]) == "-"
+
+
+def test_ks_statistic_by_hand():
+    from kstest import ks_critical, ks_statistic
+
+    # after 1 and 2 the first sample's distribution is at 2/4, the second's at 0: a gap of 1/2
+    assert ks_statistic([1, 2, 3, 4], [3, 4, 5, 6]) == 0.5
+    assert ks_statistic([5, 5, 5], [5, 5]) == 0.0
+    assert ks_critical(100, 100) > ks_critical(1000, 1000) > 0

@@ -20,15 +20,12 @@ a queen) counted per row and per column as queens come and go:
 - an attempt gives up after ``restart_factor`` x N nodes and a new one starts, with ``growth``
   times the nodes of the last, until ``budget`` nodes in all.
 
-Rows alone do worse, and so does ordering the squares by what they leave free: in greedy
-descents (no going back) on 2,000 queens, 10 seeds of 10 reached a solution with rows and
-columns and random squares, 5 with rows alone, none or 2 with the most constrained or least
-constraining square first. Most descents that fail do so in their last few queens, where
-going back repairs them.
+Choosing among rows and columns, rather than rows alone, was a design choice made from a few
+trial descents during development (not kept as a command): rows alone failed more often in
+the last few queens. The scaling sweep (experiments/scaling.yaml) measures what it reaches.
 
 Each placement updates the counts along the four lines through the queen with numpy, O(N),
-so a solution costs O(N^2): a thousand queens take a third of a second, ten thousand about
-half a minute. The unit of work is nodes: queens placed. Checked by the independent verifier
+so a solution costs O(N^2): results/scaling gives its times, up to ten thousand queens. The unit of work is nodes: queens placed. Checked by the independent verifier
 (gaqueens.board) on small boards over many seeds (tests/test_baselines.py), and on every run
 of a sweep.
 """
