@@ -26,8 +26,9 @@ def _version(package: str) -> str | None:
 
 
 def _git() -> dict:
-    """The commit of the checkout gaqueens runs from, and whether its tracked files had changes;
-    empty when gaqueens is installed from a package."""
+    """The commit of the checkout gaqueens runs from, and whether the code that decides the
+    runs (the package, the experiment files, pyproject.toml) had uncommitted changes, outputs
+    such as results/ aside; empty when gaqueens is installed from a package."""
     top = Path(__file__).resolve().parent.parent
 
     def git(*args):
@@ -37,7 +38,7 @@ def _git() -> dict:
     try:
         if Path(git("rev-parse", "--show-toplevel")).resolve() != top:
             return {}
-        changed = git("status", "--porcelain", "--untracked-files=no")  # as git describe --dirty
+        changed = git("status", "--porcelain", "--", "gaqueens", "experiments", "pyproject.toml")
         return {"commit": git("rev-parse", "HEAD"), "dirty": bool(changed)}
     except (OSError, subprocess.SubprocessError):
         return {}
