@@ -11,12 +11,12 @@ min..max), never a threshold that could fail. Its sections:
     process: gaqueens.ga.run, genoxide running the published settings with the same
     board.Conflicts object as its batch fitness, and the naive DEAP GA (gaqueens.deap_ga) on
     fewer seeds. Each engine's time is for all its seeds, divided by its own evaluations.
-(b) the whole table: wall time of `python -m gaqueens.sweep experiments/table.yaml --fresh
+(b) the whole table: wall time of `python -m gaqueens.sweep experiments/table.yaml
     --quiet` (default workers, tables and plots included; and with --workers 1, to show what
     the pool gains on this machine) against genoxide's single-process sweep of the same boards
     and seeds (the internal mode --genoxide-table), all subprocesses, so all pay their
     start-up; and the median evaluations per board of each engine.
-(c) the main job, `python -m gaqueens.sweep experiments/n8.yaml --fresh --quiet`, end to end,
+(c) the main job, `python -m gaqueens.sweep experiments/n8.yaml --quiet`, end to end,
     and the imports it pays for (python -X importtime).
 (d) per board: the median wall time of one run of the local search (when registered), the GA
     and the naive DEAP GA on a few seeds, and their ratios.
@@ -35,6 +35,7 @@ import io
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -197,10 +198,15 @@ def _wall(command: list[str]) -> tuple[float, str]:
 
 
 def _sweep_command(file: Path, out: Path, seeds: str | None, workers: str | None = None):
-    command = [sys.executable, "-m", "gaqueens.sweep", str(file), "--out", str(out), "--fresh",
-               "--quiet"]
+    command = [sys.executable, "-m", "gaqueens.sweep", str(file), "--out", str(out), "--quiet"]
     command += ["--seeds", seeds] if seeds else []
     return command + (["--workers", workers] if workers else [])
+
+
+def _sweep_wall(command: list[str]) -> tuple[float, str]:
+    """The wall time of a sweep into an empty output folder, so that it computes every run."""
+    shutil.rmtree(command[command.index("--out") + 1], ignore_errors=True)
+    return _wall(command)
 
 
 def _our_medians(summary_csv: Path) -> dict[int, str]:
@@ -237,7 +243,7 @@ def table_sweep(plan: Plan, report: Report, gx, scratch: Path) -> None:
     for repetition in range(plan.table_repeats):
         shift = repetition % len(names)
         for name in names[shift:] + names[:shift]:
-            seconds, output = _wall(commands[name])
+            seconds, output = (_wall if name == "genoxide" else _sweep_wall)(commands[name])
             walls[name].append(seconds)
             report.row(section="table", engine=name, board="table", seeds=seeds,
                        repetition=repetition, seconds=seconds, evaluations="")
@@ -295,7 +301,7 @@ def main_job(plan: Plan, report: Report, scratch: Path) -> None:
     command = _sweep_command(file, scratch / "n8", None)
     walls = []
     for repetition in range(plan.job_repeats):
-        walls.append(_wall(command)[0])
+        walls.append(_sweep_wall(command)[0])
         report.row(section="main-job", engine="gaqueens.sweep", board=8, seeds="1..100",
                    repetition=repetition, seconds=walls[-1], evaluations="")
     report.say(f"- wall time: {_spread(walls)} s")
@@ -391,12 +397,13 @@ def reference_evaluations(path: Path) -> None:
 def _header(report: Report, plan: Plan, gx) -> None:
     from importlib.metadata import version as installed
 
-    commit = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT,
-                            capture_output=True, text=True).stdout.strip() or "unknown"
+    from gaqueens import manifest
+
+    code = manifest.code(manifest.checkout(), installed("gaqueens"))
     version = gx.__version__ if gx is not None else f"not installed ({INSTALL})"
     quick = " (--quick: a smoke run, not a measurement)" if plan.quick else ""
     report.say(f"**gaqueens benchmark**{quick}: `python -m gaqueens.bench`, "
-               f"{time.strftime('%Y-%m-%d %H:%M')}, commit {commit}; {platform.platform()}, "
+               f"{time.strftime('%Y-%m-%d %H:%M')}, {code}; {platform.platform()}, "
                f"{os.cpu_count()} cores; Python {platform.python_version()}, numpy "
                f"{installed('numpy')}, DEAP {installed('deap')}, genoxide {version}; load "
                "average {:.1f} {:.1f} {:.1f} at the start".format(*os.getloadavg()))

@@ -25,7 +25,7 @@ def _version(package: str) -> str | None:
         return None
 
 
-def _git() -> dict:
+def checkout() -> dict:
     """The commit of the checkout gaqueens runs from, and whether the code that decides the
     runs (the package, the experiment files, pyproject.toml) had uncommitted changes, outputs
     such as results/ aside; empty when gaqueens is installed from a package."""
@@ -59,7 +59,7 @@ def start(experiment, argv: list[str] | None, executor: str) -> dict:
             **({"dask": _version("dask"), "distributed": _version("distributed")}
                if executor.startswith("dask") else {}),
         },
-        "git": _git(),
+        "git": checkout(),
         "host": {"cores": os.cpu_count(), "system": platform.system(), "machine": platform.machine()},
         "started": now(),
         "ended": None,
@@ -97,4 +97,4 @@ def describe(manifest: dict | None) -> str:
 
 def exporter() -> str:
     """The code writing tables and plots now, which a rerun may make newer than the runs'."""
-    return f"{code(_git(), _version('gaqueens'))}, {now()}"
+    return f"{code(checkout(), _version('gaqueens'))}, {now()}"
