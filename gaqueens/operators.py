@@ -54,7 +54,8 @@ class Randomness:
         key = (low, high, size)
         entry = self._blocks.get(key)
         if entry is None or entry[1] == self.block:
-            entry = self._blocks[key] = [self.numpy.integers(low, high, (self.block, *np.atleast_1d(size))), 0]
+            shape = (self.block, *np.atleast_1d(size))
+            entry = self._blocks[key] = [self.numpy.integers(low, high, shape), 0]
         entry[1] += 1
         return entry[0][entry[1] - 1]
 
