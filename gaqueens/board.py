@@ -9,7 +9,6 @@ the diagonals can; the verifier assumes nothing and checks columns as well.
 from __future__ import annotations
 
 import csv
-import math
 from collections import Counter
 from functools import cache
 from importlib import resources
