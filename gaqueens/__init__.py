@@ -8,7 +8,16 @@ The Python API, for notebooks (the commands are thin layers over it):
     traces = gaqueens.read_traces("results/n8")
 """
 
+import importlib.util
+
 __version__ = "0.1.0"
+
+_NEEDS = {"deap": "deap", "numpy": "numpy", "pandas": "pandas", "matplotlib": "matplotlib",
+          "yaml": "PyYAML", "tqdm": "tqdm"}
+_MISSING = [package for module, package in _NEEDS.items() if importlib.util.find_spec(module) is None]
+if _MISSING:
+    raise ImportError(f"gaqueens needs {', '.join(_MISSING)}: install it with `pip install -e .` "
+                      "(see the README's first command)")
 
 _API = {
     "load": "gaqueens.experiment",
