@@ -2,7 +2,7 @@
 
 What it is for: the yardstick of ``gaqueens.bench`` ("the naive DEAP
 approach"), and a second, independent implementation of the GA that the tests compare the fast engine
-(``gaqueens.ga``) with. It is not registered in ``gaqueens.algorithms``: sweeps run the engine.
+(``gaqueens.ga``) with. It is not registered in ``gaqueens.registry``: sweeps run the engine.
 
 An individual is a ``creator.Individual``, a list of columns with a ``FitnessMin``; every child
 is a ``toolbox.clone`` (a deepcopy) of the parent that ``tools.selTournament`` (or
@@ -26,7 +26,7 @@ from deap import base, creator, tools
 
 from gaqueens.board import Conflicts
 from gaqueens.ga import GaSettings
-from gaqueens.operators import NoCrossover, Swap, Tournament, Uniform
+from gaqueens.ga.operators import NoCrossover, Swap, Tournament, Uniform
 from gaqueens.result import Result
 
 # DEAP's selection draws from the random module, shared by every thread of the process: a run

@@ -12,7 +12,7 @@ import signal
 import sys
 from typing import Iterable, Iterator
 
-from gaqueens.algorithms import execute_batch
+from gaqueens.registry import execute_batch
 
 Batch = tuple  # (name the runs are stored by, algorithm, settings, board, [seeds])
 

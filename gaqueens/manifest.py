@@ -11,6 +11,8 @@ from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
 
+from gaqueens.files import write_text
+
 FILE = "manifest.json"
 
 
@@ -68,9 +70,7 @@ def start(experiment, argv: list[str] | None, executor: str) -> dict:
 
 
 def write(folder: Path, manifest: dict) -> None:
-    partial = folder / (FILE + ".partial")
-    partial.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    os.replace(partial, folder / FILE)
+    write_text(Path(folder) / FILE, json.dumps(manifest, indent=2) + "\n")
 
 
 def read(folder: Path) -> dict | None:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from gaqueens.tables import markdown, number, seconds_text
+from gaqueens.reports.tables import markdown, number, seconds_text
 
 
 def _summary(results: Path, name: str) -> pd.DataFrame | None:
@@ -91,7 +91,7 @@ def scaling(results: Path) -> str:
     summary = _summary(results, "scaling")
     if summary is None:
         return _missing("scaling")
-    from gaqueens.tables import growth
+    from gaqueens.reports.tables import growth
 
     fits = growth(summary).set_index("algorithm")
     rows = []

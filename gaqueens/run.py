@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 
-from gaqueens.algorithms import ALGORITHMS, execute
+from gaqueens.registry import ALGORITHMS, execute
 from gaqueens.board import drawing, has_solution, rejection
 from gaqueens.cli import Parser
 from gaqueens.experiment import BOARDS, SEED, BadInput, load

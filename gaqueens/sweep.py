@@ -17,8 +17,9 @@ import sys
 import threading
 from collections import defaultdict
 
-from gaqueens import executors, manifest, outputs
-from gaqueens.algorithms import ALGORITHMS
+from gaqueens import executors, manifest
+from gaqueens.reports import outputs
+from gaqueens.registry import ALGORITHMS
 from gaqueens.board import rejection
 from gaqueens.cli import Parser
 from gaqueens.experiment import BadInput, Experiment, load, parse_seeds, settings_to_yaml

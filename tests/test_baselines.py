@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gaqueens.algorithms import ALGORITHMS
+from gaqueens.registry import ALGORITHMS
 from gaqueens.baselines import backtracking, backtracking_heuristic, construction, local_search
 from gaqueens.baselines import min_conflicts
 from gaqueens.board import attacking_pairs, is_solution

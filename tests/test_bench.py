@@ -15,9 +15,10 @@ import sys
 import numpy as np
 import pytest
 
-from gaqueens import bench, deap_ga, ga
+from gaqueens import deap_ga, ga
+from gaqueens.bench import boards, command, common, engine
 from gaqueens.board import is_solution
-from gaqueens.operators import Pmx, Uniform
+from gaqueens.ga.operators import Pmx, Uniform
 from kstest import ks_critical, ks_statistic
 
 SEEDS = {8: 400, 12: 200}
@@ -99,22 +100,22 @@ def test_quick_bench_prints_its_sections(tmp_path):
         assert section in done.stdout
     assert (out / "bench.md").read_text(encoding="utf-8").startswith("**gaqueens benchmark**")
     header = (out / "bench.csv").read_text(encoding="utf-8").splitlines()[0]
-    assert header == ",".join(bench.CSV_COLUMNS)
+    assert header == ",".join(common.CSV_COLUMNS)
 
 
 def test_without_genoxide_the_bench_says_how_to_install_it(monkeypatch):
-    monkeypatch.setattr(bench, "_genoxide", lambda: None)
-    report = bench.Report()
-    plan = bench.Plan(repeats=1, engine_board=8, engine_seeds=range(1, 3), naive_seeds=range(1, 2))
-    bench.engine_cost(plan, report, bench._genoxide())
-    assert any(bench.INSTALL in line for line in report.lines)
+    monkeypatch.setattr(command, "_genoxide", lambda: None)
+    report = common.Report()
+    plan = common.Plan(repeats=1, engine_board=8, engine_seeds=range(1, 3), naive_seeds=range(1, 2))
+    engine.engine_cost(plan, report, None)
+    assert any(common.INSTALL in line for line in report.lines)
     assert {row["engine"] for row in report.rows} == {"gaqueens.ga", "deap_ga (naive)"}
-    assert bench.main(["--genoxide-table", "8", "--seeds", "1..3"]) == 2
+    assert command.main(["--genoxide-table", "8", "--seeds", "1..3"]) == 2
 
 
 def test_per_board_compares_the_local_search_the_ga_and_the_naive_ga():
-    report = bench.Report()
-    bench.per_board(bench.Plan(boards=(8,), board_seeds=range(1, 3)), report)
+    report = common.Report()
+    boards.per_board(common.Plan(boards=(8,), board_seeds=range(1, 3)), report)
     header = next(line for line in report.lines if line.startswith("| board"))
     assert "ga / local-search" in header and "deap_ga (naive) / local-search" in header
     assert {row["engine"] for row in report.rows} == {"local-search", "ga", "deap_ga (naive)"}

@@ -21,12 +21,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gaqueens import run, sweep
-from gaqueens.algorithms import ALGORITHMS, Algorithm
+from gaqueens.registry import ALGORITHMS, Algorithm
 from gaqueens.experiment import (
     BOARDS, MAX_BOARD_KEY, BadInput, Entry, Experiment, load, parse_seeds, settings_to_yaml,
 )
 from gaqueens.ga import GaSettings
-from gaqueens.operators import NoCrossover, Ordered, Pmx, Shuffle, Swap, Tournament, Uniform
+from gaqueens.ga.operators import NoCrossover, Ordered, Pmx, Shuffle, Swap, Tournament, Uniform
 from gaqueens.ranges import Number, OneOf, Whole, allowed, setting
 
 EXPERIMENTS = Path(__file__).resolve().parent.parent / "experiments"

@@ -11,7 +11,7 @@ from gaqueens import ga
 from gaqueens.board import Conflicts, is_solution
 from gaqueens.ga import GaSettings
 from gaqueens.result import same_run
-from gaqueens.operators import (
+from gaqueens.ga.operators import (
     CROSSOVER, MUTATION, SELECT, Ordered, Pmx, Randomness, Shuffle, Swap, Tournament,
 )
 

@@ -3,7 +3,7 @@ GA: the distribution of evaluations to a solution must stay the published one.
 
 tests/data/genoxide-evaluations.csv holds genoxide's evaluations and generations for boards 8,
 16 and 32, seeds 1 to 1,000; it was written by
-`python -m gaqueens.bench --reference-evaluations tests/data/genoxide-evaluations.csv`.
+`python -m gaqueens.bench.reference tests/data/genoxide-evaluations.csv`.
 Different generators give different runs for the same seed, so the check is on distributions:
 a two-sample Kolmogorov-Smirnov test at alpha 0.001. genoxide skips evaluating a child that is
 identical to one of its parents, a few evaluations in some runs; gaqueens counts every child,
@@ -18,8 +18,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gaqueens import ga, tables
-from gaqueens.operators import Uniform
+from gaqueens import ga
+from gaqueens.reports import tables
+from gaqueens.ga.operators import Uniform
 from kstest import ks_critical, ks_statistic
 
 REFERENCE = Path(__file__).parent / "data" / "genoxide-evaluations.csv"

@@ -227,7 +227,7 @@ def test_fresh_discards_only_the_runs_of_changed_settings(tmp_path, capsys):
 
 
 def test_a_run_the_verifier_rejects_stops_the_sweep_in_one_line(tmp_path, capsys, monkeypatch):
-    from gaqueens import algorithms
+    from gaqueens import registry as algorithms
     from gaqueens.result import Result
 
     def liar(settings, board, seed):

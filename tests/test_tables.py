@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from gaqueens import tables
+from gaqueens.reports import tables
 
 
 def runs_frame(work, solved=None, algorithm="ga", board=8, unit="evaluations"):

@@ -5,11 +5,11 @@ and then renamed, so none is ever half-written."""
 from __future__ import annotations
 
 import multiprocessing
-import os
 import sys
 from pathlib import Path
 
 from gaqueens import manifest
+from gaqueens.files import write_text
 
 EXPORTS = ("runs.csv", "summary.csv", "summary.md", "convergence.png", "ecdf.png", "seconds.png",
            "ecdf-seconds.png")
@@ -19,13 +19,7 @@ VERDICT_NOTE = (
     "bootstrapped difference between the medians of two independent {runs}-run samples of our "
     "runs, around our median. Unsolved runs count as infinite work (-)."
 )
-HEAVY = ("gaqueens.tables", "gaqueens.plots")  # pandas and matplotlib: imported by write()
-
-
-def _write_text(path: Path, text: str) -> None:
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(text, encoding="utf-8")
-    os.replace(partial, path)
+HEAVY = ("gaqueens.reports.tables", "gaqueens.reports.plots")  # pandas and matplotlib: imported by write()
 
 
 def remove(folder: Path) -> None:
@@ -53,7 +47,7 @@ def title(experiment) -> str:
 
 def write(store, experiment) -> str:
     """Exports the experiment's runs from ``store``; returns the results table as markdown."""
-    from gaqueens import plots, tables
+    from gaqueens.reports import plots, tables
 
     folder = store.folder
     name = title(experiment)
@@ -67,9 +61,9 @@ def write(store, experiment) -> str:
         + ([(plots.ecdf, runs, folder / "ecdf.png", name)] if searched else [])
         + ([(plots.ecdf_seconds, runs, folder / "ecdf-seconds.png", name)] if several else [])
     )
-    _write_text(folder / "runs.csv", runs.to_csv(index=False))
+    write_text(folder / "runs.csv", runs.to_csv(index=False))
     summary = _in_entry_order(tables.summarize(runs, traces, experiment.reference), experiment)
-    _write_text(folder / "summary.csv", summary.to_csv(index=False))
+    write_text(folder / "summary.csv", summary.to_csv(index=False))
     results = tables.results_table(summary)
     parts = [
         f"# {name}",
@@ -83,7 +77,7 @@ def write(store, experiment) -> str:
     growth = tables.growth_table(summary)
     if growth:
         parts += ["## Growth with the board size", growth]
-    _write_text(folder / "summary.md", "\n\n".join(parts) + "\n")
+    write_text(folder / "summary.md", "\n\n".join(parts) + "\n")
     if several and len(experiment.boards) > 1:
         plots.seconds(summary, folder / "seconds.png", name)
     drawing()

@@ -12,8 +12,7 @@ The keys, each optional but ``boards``:
     output: results/n8           # default: results/<name>
 
 Anything wrong is a ``BadInput`` whose message is one line naming the file, the key path and
-what is expected. The YAML is read with PyYAML's safe loader, refusing aliases (so an alias
-bomb is refused before it expands), repeated keys and files over a megabyte.
+what is expected (the YAML itself is read by ``yaml_file``).
 """
 
 from __future__ import annotations
@@ -23,16 +22,15 @@ import difflib
 import math
 import os
 import re
-from dataclasses import dataclass
-from itertools import islice
 from pathlib import Path
 
-import yaml
-
-from gaqueens.algorithms import ALGORITHMS
 from gaqueens.board import has_solution
+from gaqueens.experiment.model import Entry, Experiment
+from gaqueens.experiment.written import MAX_BOARD_KEY
+from gaqueens.experiment.yaml_file import BadInput, join, read_yaml, shown
 from gaqueens.ga import GaSettings
 from gaqueens.ranges import Whole, allowed
+from gaqueens.registry import ALGORITHMS
 
 TOP_KEYS = ("name", "boards", "seeds", "ga", "variants", "baselines", "reference", "output")
 NAME = r"[A-Za-z0-9][A-Za-z0-9._-]*"
@@ -40,147 +38,6 @@ NAME_CHARS = "letters, digits, '-', '_' and '.'"
 BOARDS = Whole(1, 10_000_000)
 SEED = Whole(0, 2**63 - 1)
 MAX_SEEDS = 1_000_000  # seeds in one sweep: every run is listed before the sweep starts
-MAX_BOARD_KEY = "max-board"  # any baseline: run it only on boards up to this size
-MAX_BYTES = 1_000_000
-_LINE_BREAK = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
-
-
-class BadInput(Exception):
-    """Input refused before any work starts; ``str()`` is the one line to show (any line break
-    in it is escaped)."""
-
-    def __init__(self, message: str):
-        super().__init__(_LINE_BREAK.sub(lambda m: m[0].encode("unicode_escape").decode(), message))
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One algorithm of an experiment with its settings, under the name its runs are stored
-    by: the algorithm's own name, or a GA variant's."""
-
-    name: str
-    algorithm: str
-    settings: object
-    max_board: int | None = None
-
-    def runs_on(self, board: int) -> bool:
-        return self.max_board is None or board <= self.max_board
-
-
-@dataclass(frozen=True)
-class Experiment:
-    name: str
-    source: str
-    boards: tuple[int, ...]
-    seeds: tuple[int, int]
-    entries: tuple[Entry, ...]
-    reference: dict
-    output: Path
-
-    def tasks(self) -> list[tuple[str, int, int]]:
-        """Every (algorithm, board, seed) the experiment runs; a deterministic algorithm runs
-        once per board, with the first seed."""
-        first, last = self.seeds
-        tasks = []
-        for entry in self.entries:
-            seeds = [first] if ALGORITHMS[entry.algorithm].deterministic else range(first, last + 1)
-            tasks += [(entry.name, b, s) for b in self.boards if entry.runs_on(b) for s in seeds]
-        return tasks
-
-    def entry(self, name: str) -> Entry:
-        return next(entry for entry in self.entries if entry.name == name)
-
-    def resolved(self) -> dict:
-        """The whole experiment with every default filled in, in the file's own terms."""
-        return {
-            "name": self.name,
-            "boards": list(self.boards),
-            "seeds": {"first": self.seeds[0], "last": self.seeds[1]},
-            "algorithms": {entry.name: settings_to_yaml(entry) for entry in self.entries},
-            "reference": {int(board): value for board, value in self.reference.items()},
-            "output": str(self.output),
-        }
-
-
-# ---- reading the file --------------------------------------------------------------------
-
-
-class _Loader(yaml.SafeLoader):
-    """PyYAML's safe loader (no tag builds a Python object), refusing aliases and values that
-    its tag cannot read (a number of 5,000 digits, !!float x)."""
-
-    def compose_node(self, parent, index):
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
-            raise yaml.composer.ComposerError(
-                None, None, f"found an alias (*{event.anchor}), which experiment files do not "
-                "allow", event.start_mark)
-        return super().compose_node(parent, index)
-
-    def construct_object(self, node, deep=False):
-        try:
-            return super().construct_object(node, deep=deep)
-        except (ArithmeticError, LookupError, TypeError, ValueError):  # e.g. 5,000 digits
-            raise yaml.constructor.ConstructorError(
-                None, None, f"found {shown(node.value, 40)}, which is not a valid "
-                f"!!{node.tag.rsplit(':', 1)[-1]}", node.start_mark) from None
-
-
-def read_yaml(path: Path):
-    """The file's YAML document, or BadInput for a missing, unreadable, oversized, non-UTF-8
-    or broken file, or one that repeats a key."""
-    try:
-        with path.open("rb") as file:
-            raw = file.read(MAX_BYTES + 1)
-    except FileNotFoundError:
-        raise BadInput(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise BadInput(f"{path}: is a folder, expected an experiment file (YAML)") from None
-    except OSError as error:
-        raise BadInput(f"{path}: cannot be read ({error.strerror})") from None
-    if len(raw) > MAX_BYTES:
-        raise BadInput(f"{path}: is over {MAX_BYTES:,} bytes, too large for an experiment file")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = raw.count(b"\n", 0, error.start) + 1
-        raise BadInput(f"{path}: not UTF-8 text at line {line}") from None
-    try:
-        loader = _Loader(text)
-        node = loader.get_single_node()
-        _unique_keys(loader, node, path, "")
-        return None if node is None else loader.construct_document(node)
-    except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = ", ".join(filter(None, (error.context, error.problem)))
-        if "'\\t'" in problem:
-            problem = "found a tab: indent with spaces, as YAML does not allow tabs there"
-        raise BadInput(f"{path}: not valid YAML{where}: {problem}") from None
-    except yaml.reader.ReaderError as error:  # a control character
-        line = text.count("\n", 0, error.position) + 1
-        raise BadInput(f"{path}: not valid YAML at line {line}: {str(error).splitlines()[0]}") from None
-    except RecursionError:
-        raise BadInput(f"{path}: not valid YAML: nested too deeply") from None
-
-
-def _unique_keys(loader: _Loader, node, path: Path, where: str) -> None:
-    """Refuses a key given twice, or a list or mapping as a key, anywhere under ``node``."""
-    if isinstance(node, yaml.SequenceNode):
-        for i, item in enumerate(node.value):
-            _unique_keys(loader, item, path, f"{where}[{i}]")
-    elif isinstance(node, yaml.MappingNode):
-        seen = set()
-        for key_node, value in node.value:
-            line = key_node.start_mark.line + 1
-            if not isinstance(key_node, yaml.ScalarNode):
-                raise BadInput(f"{path}: {where or 'the file'} has a list or mapping as a key, "
-                               f"at line {line}")
-            key = loader.construct_object(key_node)
-            if key in seen:
-                raise BadInput(f"{path}: {_join(where, key)} is given twice (again at line {line})")
-            seen.add(key)
-            _unique_keys(loader, value, path, _join(where, key))
 
 
 def load(path, *, output=None, seeds: tuple[int, int] | None = None) -> Experiment:
@@ -218,35 +75,6 @@ def seeds_problem(first: int, last: int) -> str | None:
 # ---- validation --------------------------------------------------------------------------
 
 
-def shown(value, room: int = 60) -> str:
-    """A value for a message, about as the YAML file wrote it, shortened to ``room``."""
-    if room <= 3:
-        return "..."
-    if value is None:
-        text = "null"
-    elif isinstance(value, bool):
-        text = "true" if value else "false"
-    elif isinstance(value, str):
-        text = repr(value[:room])
-    elif isinstance(value, dict):
-        items = islice(value.items(), room // 4 + 1)
-        text = "{" + ", ".join(f"{shown(k, room - 1)}: {shown(v, room - 1)}" for k, v in items) + "}"
-    elif isinstance(value, list):
-        text = "[" + ", ".join(shown(v, room - 1) for v in value[: room // 3 + 1]) + "]"
-    elif isinstance(value, (int, float)):
-        text = repr(value) if len(str(value)) <= room else f"a number of {len(str(value))} digits"
-    else:
-        text = f"a {type(value).__name__} ({value})"
-    return text if len(text) <= room else text[: room - 3] + "..."
-
-
-def _join(where: str, key) -> str:
-    """The key path of ``key`` inside ``where``, e.g. ga.select."""
-    plain = isinstance(key, str) and key.isprintable() and " " not in key and 0 < len(key) <= 40
-    name = key if plain else shown(key, 40)
-    return f"{where}.{name}" if where else name
-
-
 class _Reader:
     def __init__(self, file: str):
         self.file = file
@@ -269,7 +97,7 @@ class _Reader:
             if known is not None and name not in known:
                 close = difflib.get_close_matches(str(name), list(known), n=1)
                 hint = f" (did you mean {close[0]}?)" if close else ""
-                self.fail(_join(key, name), f"is not a known key{hint}; known: "
+                self.fail(join(key, name), f"is not a known key{hint}; known: "
                           f"{', '.join(known) or 'none'}")
         return value
 
@@ -364,7 +192,7 @@ class _Reader:
         if value and entries[0].name != "ga":
             self.fail("reference", "gives published GA medians, but ga is none")
         for board, median in value.items():
-            key = _join("reference", board)
+            key = join("reference", board)
             if type(board) is not int or board not in boards:
                 self.fail(key, f"must name one of boards {list(boards)}")
             number = isinstance(median, (int, float)) and not isinstance(median, bool)
@@ -390,7 +218,7 @@ class _Reader:
         value = self.mapping("variants", value, None, "a mapping from a variant's name to its changes")
         entries = []
         for name, changes in value.items():
-            where = _join("variants", name)
+            where = join("variants", name)
             if not isinstance(name, str) or not re.fullmatch(NAME, name) or name in ALGORITHMS:
                 self.fail(where, f"is not a variant name: use {NAME_CHARS}, and no algorithm's name")
             base = {} if ga == "none" else dict(ga)
@@ -471,31 +299,3 @@ class _Reader:
         if max_board is not None:
             self.check(f"{key}.{MAX_BOARD_KEY}", BOARDS, max_board)
         return Entry(name, name, self.build(key, ALGORITHMS[name].settings, settings), max_board)
-
-
-# ---- settings back to the file's terms -----------------------------------------------------
-
-
-def settings_to_yaml(entry: Entry) -> dict:
-    """An algorithm's settings as an experiment file would write them, every default filled."""
-    settings = entry.settings
-    if isinstance(settings, GaSettings):
-        out = {}
-        for f in dataclasses.fields(settings):
-            value = getattr(settings, f.name)
-            if "registry" in f.metadata:
-                out[f.name] = _operator_to_yaml(value, f.metadata["registry"])
-            elif f.name not in ("target", "generations"):
-                out[f.name] = value
-        out["stop"] = {"target": settings.target, "generations": settings.generations}
-        return out
-    out = {f.name.replace("_", "-"): getattr(settings, f.name) for f in dataclasses.fields(settings)}
-    if entry.max_board is not None:
-        out[MAX_BOARD_KEY] = entry.max_board
-    return out
-
-
-def _operator_to_yaml(operator, registry: dict):
-    name = next(key for key, cls in registry.items() if type(operator) is cls)
-    fields = dataclasses.fields(operator)
-    return {name: getattr(operator, fields[0].name)} if fields else name

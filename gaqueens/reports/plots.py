@@ -11,7 +11,6 @@ ecdf_seconds the fraction of runs solved against wall time, a line per algorithm
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import matplotlib
@@ -20,16 +19,17 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from gaqueens.files import replacing
+
 
 def _figure(width: float, height: float) -> Figure:
     return Figure(figsize=(width, height), layout="constrained")
 
 
 def _save(figure: Figure, path: Path) -> None:
-    """Writes the figure beside its final name, then renames it: never a half-written PNG."""
-    partial = path.with_name(path.name + ".partial.png")
-    figure.savefig(partial, dpi=120)
-    os.replace(partial, path)
+    """Writes the figure whole or not at all: never a half-written PNG."""
+    with replacing(path) as partial:
+        figure.savefig(partial, dpi=120)
 
 
 def _colors(keys):

@@ -1,0 +1,34 @@
+"""The benchmark: gaqueens beside genoxide 0.13.1 and the naive DEAP GA.
+
+    python -m gaqueens.bench [--quick] [--out DIR] [--repeats R]
+
+A benchmark, not a test: these machines are shared and noisy, so each measurement runs the
+engines side by side, alternating their order within each of R repetitions, and reports
+medians and the ratio of the engines' times measured in the same repetition (its median and
+min..max), never a threshold that could fail. Its sections:
+
+(a) engine cost: microseconds per evaluation on the 128x128 board, seeds 1..30, in this one
+    process: gaqueens.ga.run, genoxide running the published settings with the same
+    board.Conflicts object as its batch fitness, and the naive DEAP GA (gaqueens.deap_ga) on
+    fewer seeds. Each engine's time is for all its seeds, divided by its own evaluations.
+(b) the whole table: wall time of `python -m gaqueens.sweep experiments/table.yaml
+    --quiet` (default workers, tables and plots included; and with --workers 1, to show what
+    the pool gains on this machine) against genoxide's single-process sweep of the same boards
+    and seeds (the internal mode --genoxide-table), all subprocesses, so all pay their
+    start-up; and the median evaluations per board of each engine.
+(c) the main job, `python -m gaqueens.sweep experiments/n8.yaml --quiet`, end to end,
+    and the imports it pays for (python -X importtime).
+(d) per board: the median wall time of one run of the local search (when registered), the GA
+    and the naive DEAP GA on a few seeds, and their ratios.
+
+--quick makes a smoke run of a few seconds on smaller work. --out DIR writes bench.md (the
+report) and bench.csv (every timing). Without genoxide (pip install 'gaqueens[bench]'), the
+sections run without it and say so. genoxide's stored runs for the tests are written by a
+command of their own, ``python -m gaqueens.bench.reference``.
+
+    common.py     the plan, the report, genoxide
+    engine.py     (a)    table.py  (b)    job.py  (c)    boards.py  (d)
+    command.py    the command: header, sections, report
+    reference.py  genoxide's runs for the tests
+"""
+

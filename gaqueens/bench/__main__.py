@@ -1,0 +1,5 @@
+import sys
+
+from gaqueens.bench.command import main
+
+sys.exit(main())

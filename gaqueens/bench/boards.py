@@ -1,0 +1,43 @@
+"""Section (d): per board, one run of the local search, the GA and the naive DEAP GA."""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+from gaqueens.bench.common import Plan, Report, _published, _seeds
+
+
+def per_board(plan: Plan, report: Report) -> None:
+    """Median wall time of one run per board, and how many times the local search is faster."""
+    from gaqueens import deap_ga, ga
+    from gaqueens.registry import ALGORITHMS, execute
+
+    published = _published()
+    local_search = ALGORITHMS["local-search"].settings()
+    runners = {
+        "local-search": lambda board, seed: execute("local-search", local_search, board, seed),
+        "ga": lambda board, seed: ga.run(published, board, seed),
+        "deap_ga (naive)": lambda board, seed: deap_ga.run(published, board, seed),
+    }
+    names = list(runners)
+    report.say(f"### (d) Per board: median wall time of one run, seeds {_seeds(plan.board_seeds)}")
+    report.say()
+    ratios = [("ga", "local-search"), ("deap_ga (naive)", "local-search"), ("deap_ga (naive)", "ga")]
+    report.say("| board | " + " | ".join(names) + " | "
+               + " | ".join(f"{slow} / {fast}" for slow, fast in ratios) + " |")
+    report.say("|---" * (1 + len(names) + len(ratios)) + "|")
+    for board in plan.boards:
+        seconds = {name: [] for name in names}
+        for i, seed in enumerate(plan.board_seeds):
+            for name in names[i % len(names):] + names[:i % len(names)]:
+                start = time.perf_counter()
+                result = runners[name](board, seed)
+                seconds[name].append(time.perf_counter() - start)
+                report.row(section="per-board", engine=name, board=board, seeds=seed,
+                           repetition=0, seconds=seconds[name][-1], evaluations=result.evaluations)
+        median = {name: statistics.median(values) for name, values in seconds.items()}
+        cells = [f"{median[name] * 1e3:.3g} ms" for name in names]
+        cells += [f"{median[slow] / median[fast]:.3g}" for slow, fast in ratios]
+        report.say(f"| {board} | " + " | ".join(cells) + " |")
+    report.say()

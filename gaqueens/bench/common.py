@@ -1,0 +1,106 @@
+"""What the benchmark's sections share: the plan of the work, the report, genoxide, and the
+formatting of spreads."""
+
+from __future__ import annotations
+
+import csv
+import io
+import statistics
+from dataclasses import dataclass
+from pathlib import Path
+
+from gaqueens.files import write_text
+
+ROOT = Path(__file__).resolve().parents[1]
+EXPERIMENTS = ROOT / "experiments"
+GENOXIDE_VERSION = "0.13.1"
+INSTALL = "pip install 'gaqueens[bench]'"
+REFERENCE_BOARDS, REFERENCE_SEEDS = (8, 16, 32), range(1, 1001)
+CSV_COLUMNS = ("section", "engine", "board", "seeds", "repetition", "seconds", "evaluations")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How much work each section does: repetitions of (a), its board and seeds (fewer for the
+    naive GA); the table sweep's seeds (None: the file's) and repetitions; the main job's
+    repetitions; the boards and seeds of (d); whether to break the start-up down by imports."""
+
+    repeats: int = 5
+    engine_board: int = 128
+    engine_seeds: range = range(1, 31)
+    naive_seeds: range = range(1, 4)
+    table_seeds: str | None = None
+    table_repeats: int = 3
+    job_repeats: int = 5
+    boards: tuple[int, ...] = (8, 16, 32, 64, 128)
+    board_seeds: range = range(1, 11)
+    importtime: bool = True
+    quick: bool = False
+
+
+QUICK = Plan(quick=True, repeats=2, engine_board=32, engine_seeds=range(1, 6),
+             naive_seeds=range(1, 2), table_seeds="1..2", table_repeats=1, job_repeats=1,
+             boards=(8, 16), board_seeds=range(1, 3), importtime=False)
+
+
+def _genoxide():
+    """The genoxide module, or None when it is not installed."""
+    try:
+        import genoxide
+    except ImportError:
+        return None
+    return genoxide
+
+
+def _published():
+    """The published settings: the GA's defaults."""
+    from gaqueens.ga import GaSettings
+
+    return GaSettings()
+
+
+def genoxide_run(gx, board: int, seed: int, fitness):
+    """One genoxide run of the published settings (its own N-Queens example) on ``fitness``."""
+    published = _published()
+    algorithm = gx.Ga(gx.Permutation(board), population_size=published.population,
+                      select=gx.Tournament(published.select.size), crossover=gx.NoCrossover(),
+                      mutation=gx.SwapMutation(), scheme=gx.MuPlusLambda(published.offspring),
+                      objective="minimize", seed=seed)
+    return algorithm.run(fitness, batch=True, target=published.target,
+                         generations=published.generations)
+
+
+def _spread(values) -> str:
+    return f"median {statistics.median(values):.2f} ({min(values):.2f}..{max(values):.2f})"
+
+
+def _seeds(seeds: range) -> str:
+    return f"{seeds.start}..{seeds.stop - 1}"
+
+
+def _times(repeats: int) -> str:
+    return f"{repeats} repetition" + ("s" if repeats > 1 else "")
+
+
+class Report:
+    """The report's lines, printed as they come, and the raw timings for bench.csv."""
+
+    def __init__(self):
+        self.lines: list[str] = []
+        self.rows: list[dict] = []
+
+    def say(self, text: str = "") -> None:
+        self.lines.append(text)
+        print(text, flush=True)
+
+    def row(self, **values) -> None:
+        self.rows.append(values)
+
+    def write(self, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        write_text(folder / "bench.md", "\n".join(self.lines) + "\n")
+        table = io.StringIO()
+        writer = csv.DictWriter(table, CSV_COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(self.rows)
+        write_text(folder / "bench.csv", table.getvalue())

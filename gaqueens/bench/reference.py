@@ -1,0 +1,57 @@
+"""genoxide's runs of the published GA, stored for the tests that compare the engine with it.
+
+    python -m gaqueens.bench.reference FILE
+
+Writes genoxide's evaluations and generations per board and seed (boards REFERENCE_BOARDS,
+seeds REFERENCE_SEEDS) into FILE as CSV, with a first comment line naming the version and this
+command; tests/data/genoxide-evaluations.csv was written so. Needs genoxide: pip install
+'gaqueens[bench]'.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import sys
+from pathlib import Path
+
+from gaqueens.bench.common import INSTALL, _genoxide, genoxide_run
+from gaqueens.board import Conflicts
+from gaqueens.files import write_text
+
+REFERENCE_BOARDS, REFERENCE_SEEDS = (8, 16, 32), range(1, 1001)
+
+
+def reference_evaluations(path: Path) -> None:
+    """genoxide's evaluations and generations per board and seed, written to ``path``."""
+    gx = _genoxide()
+    text = io.StringIO()
+    text.write(f"# genoxide {gx.__version__}, published settings, board.Conflicts; written by: "
+               f"python -m gaqueens.bench.reference {path}\n")
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(["board", "seed", "evaluations", "generations"])
+    for board in REFERENCE_BOARDS:
+        fitness = Conflicts(board)
+        for seed in REFERENCE_SEEDS:
+            result = genoxide_run(gx, board, seed, fitness)
+            if result.best_fitness != 0:
+                raise RuntimeError(f"genoxide did not solve board {board}, seed {seed}")
+            writer.writerow([board, seed, result.evaluations, result.generations])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_text(path, text.getvalue())
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 1 or argv[0].startswith("-"):
+        print("usage: python -m gaqueens.bench.reference FILE", file=sys.stderr)
+        return 2
+    if _genoxide() is None:
+        print(f"error: this needs genoxide: {INSTALL}", file=sys.stderr)
+        return 2
+    reference_evaluations(Path(argv[0]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

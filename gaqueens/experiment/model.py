@@ -1,0 +1,59 @@
+"""An experiment, validated: its boards, seeds and algorithms (each an Entry), and the runs
+they make."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from gaqueens.experiment.written import settings_to_yaml
+from gaqueens.registry import ALGORITHMS
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One algorithm of an experiment with its settings, under the name its runs are stored
+    by: the algorithm's own name, or a GA variant's."""
+
+    name: str
+    algorithm: str
+    settings: object
+    max_board: int | None = None
+
+    def runs_on(self, board: int) -> bool:
+        return self.max_board is None or board <= self.max_board
+
+
+@dataclass(frozen=True)
+class Experiment:
+    name: str
+    source: str
+    boards: tuple[int, ...]
+    seeds: tuple[int, int]
+    entries: tuple[Entry, ...]
+    reference: dict
+    output: Path
+
+    def tasks(self) -> list[tuple[str, int, int]]:
+        """Every (algorithm, board, seed) the experiment runs; a deterministic algorithm runs
+        once per board, with the first seed."""
+        first, last = self.seeds
+        tasks = []
+        for entry in self.entries:
+            seeds = [first] if ALGORITHMS[entry.algorithm].deterministic else range(first, last + 1)
+            tasks += [(entry.name, b, s) for b in self.boards if entry.runs_on(b) for s in seeds]
+        return tasks
+
+    def entry(self, name: str) -> Entry:
+        return next(entry for entry in self.entries if entry.name == name)
+
+    def resolved(self) -> dict:
+        """The whole experiment with every default filled in, in the file's own terms."""
+        return {
+            "name": self.name,
+            "boards": list(self.boards),
+            "seeds": {"first": self.seeds[0], "last": self.seeds[1]},
+            "algorithms": {entry.name: settings_to_yaml(entry) for entry in self.entries},
+            "reference": {int(board): value for board, value in self.reference.items()},
+            "output": str(self.output),
+        }

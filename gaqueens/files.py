@@ -1,0 +1,29 @@
+"""Files written whole or not at all: each is written beside its final name, then renamed over
+it, so a reader never sees half a file, whatever stops the writer."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+
+@contextmanager
+def replacing(path) -> Iterator[Path]:
+    """Yields a path beside ``path`` (with the same suffix, for writers that infer the format
+    from it) to write the whole file into; when the block ends, renames it over ``path``, or
+    removes it if the block raised."""
+    path = Path(path)
+    partial = path.with_name(f"{path.name}.partial{path.suffix}")
+    try:
+        yield partial
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def write_text(path, text: str) -> None:
+    """Writes ``text`` (UTF-8) to ``path``, whole or not at all."""
+    with replacing(path) as partial:
+        partial.write_text(text, encoding="utf-8")
