@@ -9,18 +9,24 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class Whole:
-    """A whole number (not a bool, not 20.0) from ``minimum`` up to ``maximum`` if given."""
+    """A whole number (not a bool, not 20.0) from ``minimum`` up to ``maximum`` if given; with
+    ``or_none``, None too (written none in a file)."""
 
     minimum: int
     maximum: int | None = None
+    or_none: bool = False
 
     @property
     def expected(self) -> str:
         if self.maximum is None:
-            return f"a whole number >= {self.minimum}"
-        return f"a whole number from {self.minimum} to {self.maximum:,}"
+            text = f"a whole number >= {self.minimum}"
+        else:
+            text = f"a whole number from {self.minimum} to {self.maximum:,}"
+        return text + (", or none" if self.or_none else "")
 
     def accepts(self, value) -> bool:
+        if value is None:
+            return self.or_none
         return (
             isinstance(value, int)
             and not isinstance(value, bool)
