@@ -6,50 +6,153 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
+from gaqueens.board import FITNESSES
 from gaqueens.ga.operators import (
-    CROSSOVER, MUTATION, SELECT, Crossover, Mutation, NoCrossover, Selection, Swap, Tournament,
+    CROSSOVER, MUTATION, SELECT, SURVIVORS, Best, DeapOperator, FunctionOperator, NoCrossover,
+    Operator, Swap, Tournament,
 )
-from gaqueens.ranges import OneOf, Whole, check, setting
+from gaqueens.ranges import Number, OneOf, Whole, check, setting
 
-SCHEMES = ("mu+lambda", "mu,lambda")
+ENGINES = ("numpy", "deap")
+SCHEMES = ("mu+lambda", "mu,lambda", "simple")
+VARIATIONS = ("each", "and", "or")
 TIES = ("offspring-first", "parents-first")
 UNIT = "evaluations"
 
 
 @dataclass(frozen=True)
 class GaSettings:
-    """The GA's settings; the defaults are the published ones.
+    """The GA's settings; the defaults are the published ones. With DEAP's counterparts:
 
+    engine       "numpy": the batched engine (gaqueens.ga.numpy_engine); "deap": the run made
+                 of DEAP's own objects (gaqueens.ga.deap_engine); the same settings on either
     population   mu, the individuals that survive each generation, 1 to 100,000 (20)
     offspring    lambda, the children made each generation, 1 to 100,000 (20); mu,lambda needs
-                 offspring >= population
-    scheme       "mu+lambda": parents and children compete; "mu,lambda": children only
-    select       how each child's parent is picked: Tournament(2), or Uniform()
-    crossover    NoCrossover(), or DEAP's Pmx(rate) / Ordered(rate) on pairs of children
-    mutation     Swap(1): two positions swapped per child; or DEAP's Shuffle(indpb)
-    ties         "offspring-first": on equal conflicts children survive before parents, so the
-                 population drifts across plateaus; "parents-first" keeps the parents
-    target       stop when the best has at most this many conflicts, >= 0 (0)
+                 offspring >= population; scheme simple makes as many as the population
+    scheme       "mu+lambda": parents and children compete (eaMuPlusLambda); "mu,lambda":
+                 children only (eaMuCommaLambda); "simple": the children replace the
+                 population (eaSimple)
+    variation    how children are made: "each", every child a copy of a selected parent,
+                 children crossed over in pairs with probability cxpb, then every child
+                 mutated; "and", DEAP's varAnd on the selected parents (pairs crossed with
+                 probability cxpb, then each child mutated with probability mutpb); "or",
+                 DEAP's varOr on the population (each child made by crossover of two random
+                 parents with probability cxpb, else by mutation of one with probability mutpb,
+                 else copied)
+    cxpb         the crossover's probability, a number from 0 to 1 (0.5); applies when there
+                 is a crossover
+    mutpb        the mutation's probability for variation and/or, a number from 0 to 1 (0.2);
+                 with or, cxpb + mutpb is at most 1
+    select       how each child's parent is picked: Tournament(2), Uniform() or any DEAP or
+                 user selection; variation or picks parents itself
+    crossover    NoCrossover(), Pmx(), Ordered(), or any DEAP or user crossover
+    mutation     Swap(1): two positions swapped per child; Shuffle(indpb), or any DEAP or user
+                 mutation
+    survivors    how the next population is picked from the pool: Best() (the truncation),
+                 or any selection, as eaMuPlusLambda applies toolbox.select to the pool
+    ties         the pool's order, which decides ties among equal survivors: "offspring-first"
+                 (children before parents, so the population drifts across plateaus) or
+                 "parents-first" (eaMuPlusLambda's population + offspring); mu+lambda only
+    fitness      "pairs": attacking pairs (published); "excess": queens beyond the first on
+                 each diagonal, the fitness of DEAP's own N-Queens example
+    target       stop when the best found has at most this fitness, >= 0 (0); None (none in a
+                 file) runs every generation, as DEAP's algorithms do
     generations  stop after this many generations, 0 to 10^9 (50,000)
+
+    A setting that does not apply to the others (``not_applicable``) must keep its default.
     """
 
+    engine: str = setting("numpy", OneOf(ENGINES))
     population: int = setting(20, Whole(1, 100_000))
     offspring: int = setting(20, Whole(1, 100_000))
     scheme: str = setting("mu+lambda", OneOf(SCHEMES))
-    select: Selection = field(default_factory=Tournament, metadata={"registry": SELECT})
-    crossover: Crossover = field(default_factory=NoCrossover, metadata={"registry": CROSSOVER})
-    mutation: Mutation = field(default_factory=Swap, metadata={"registry": MUTATION})
+    variation: str = setting("each", OneOf(VARIATIONS))
+    cxpb: float = setting(0.5, Number(0, 1))
+    mutpb: float = setting(0.2, Number(0, 1))
+    select: Operator = field(default_factory=Tournament, metadata={"registry": SELECT})
+    crossover: Operator = field(default_factory=NoCrossover, metadata={"registry": CROSSOVER})
+    mutation: Operator = field(default_factory=Swap, metadata={"registry": MUTATION})
+    survivors: Operator = field(default_factory=Best, metadata={"registry": SURVIVORS})
     ties: str = setting("offspring-first", OneOf(TIES))
-    target: int = setting(0, Whole(0))
+    fitness: str = setting("pairs", OneOf(FITNESSES))
+    target: int | None = setting(0, Whole(0, or_none=True))
     generations: int = setting(50_000, Whole(0, 1_000_000_000))
 
     def __post_init__(self):
         check(self)
         for each in dataclasses.fields(self):
             registry = each.metadata.get("registry")
-            if registry and type(getattr(self, each.name)) not in registry.values():
-                raise ValueError(f"{each.name} must be one of {', '.join(registry)}, got "
-                                 f"{getattr(self, each.name)!r}")
-        if self.scheme == "mu,lambda" and self.offspring < self.population:
-            raise ValueError(f"offspring must be at least population ({self.population}) with "
-                             f"scheme mu,lambda, got {self.offspring}")
+            value = getattr(self, each.name)
+            if registry and not isinstance(value, (*registry.values(), DeapOperator,
+                                                   FunctionOperator)):
+                raise ValueError(f"{each.name} must be one of {', '.join(registry)}, a DEAP "
+                                 f"operator or a function, got {value!r}")
+        for name, reason in not_applicable(self).items():
+            if getattr(self, name) != default(name):
+                raise ValueError(f"{name} does not apply: {reason}")
+        problem = combination_problem(self)
+        if problem:
+            raise ValueError(problem)
+
+    @property
+    def children(self) -> int:
+        """The children made each generation."""
+        return self.population if self.scheme == "simple" else self.offspring
+
+    @property
+    def crossover_rate(self) -> float:
+        """The probability of a crossover: cxpb, or 0 without a crossover."""
+        return 0.0 if isinstance(self.crossover, NoCrossover) else self.cxpb
+
+    @property
+    def sorted(self) -> bool:
+        """Whether the population is kept sorted by fitness: truncation survivors."""
+        return self.scheme != "simple" and isinstance(self.survivors, Best)
+
+    @property
+    def solved_at(self) -> int:
+        """The fitness at or below which a run counts as solved: the target, or 0 without one."""
+        return 0 if self.target is None else self.target
+
+
+def default(name: str):
+    """The default of the GaSettings field ``name``."""
+    each = GaSettings.__dataclass_fields__[name]
+    return each.default_factory() if each.default is dataclasses.MISSING else each.default
+
+
+def not_applicable(settings) -> dict[str, str]:
+    """The settings that do not apply, with the reason, given the others; ``settings`` is a
+    GaSettings or a mapping of some of its fields (the rest at their defaults)."""
+    def get(name):
+        if isinstance(settings, dict):
+            return settings.get(name, default(name))
+        return getattr(settings, name)
+
+    scheme, variation = get("scheme"), get("variation")
+    out = {}
+    if scheme == "simple":
+        out["offspring"] = "scheme simple makes as many children as the population"
+        out["survivors"] = "scheme simple replaces the population by its children"
+    if scheme != "mu+lambda":
+        out["ties"] = "ties order the pool of parents and children of scheme mu+lambda"
+    if variation == "or":
+        out["select"] = "variation or picks its parents uniformly, as DEAP's varOr"
+    if variation == "each":
+        out["mutpb"] = "variation each mutates every child"
+    if isinstance(get("crossover"), NoCrossover):
+        out["cxpb"] = "there is no crossover"
+    return out
+
+
+def combination_problem(settings: GaSettings) -> str | None:
+    """What makes settings that are each in range impossible together, or None."""
+    if settings.scheme == "mu,lambda" and settings.offspring < settings.population:
+        return (f"offspring must be at least population ({settings.population}) with scheme "
+                f"mu,lambda, got {settings.offspring}")
+    if settings.variation == "or" and settings.crossover_rate + settings.mutpb > 1:
+        return (f"cxpb + mutpb must be at most 1 with variation or, got {settings.crossover_rate}"
+                f" + {settings.mutpb}")
+    if settings.variation == "or" and settings.crossover_rate and settings.population < 2:
+        return "a crossover with variation or needs a population of at least 2"
+    return None
