@@ -14,7 +14,7 @@ from typing import Iterable, Iterator
 
 from gaqueens.registry import execute_batch
 
-Batch = tuple  # (name the runs are stored by, algorithm, settings, board, [seeds])
+Batch = tuple  # (name the runs are stored by, registry.Algorithm, settings, board, [seeds])
 
 
 class Unreachable(Exception):

@@ -1,27 +1,55 @@
-"""Every algorithm a sweep can run, by the name that experiment files and runs.csv use.
+"""Every name an experiment file can use for an algorithm or an operator, in one place, and
+the ways plug-ins join them.
 
-Each has the same signature: ``run(settings, board, seed) -> Result``, its settings a frozen
-dataclass whose defaults are the documented ones, and its work counted in its own unit.
+Algorithms: the built-in ones (ALGORITHMS); a plug-in's, by the Python entry point group
+``gaqueens.algorithms`` (the entry point's name is the algorithm's name; its value a module
+or ``module:object``), or by an import path in the file (``{plugin: package.module}``). An
+algorithm is anything with the shape of a built-in baseline module: ``run(settings, board,
+seed) -> Result``, ``Settings`` (a frozen dataclass whose fields are its settings, with
+ranges.setting to have their ranges checked when a file loads), ``UNIT`` (its unit of work)
+and optionally ``DETERMINISTIC`` (True when the seed changes nothing).
+
+Operators: the built-in names (OPERATORS, per kind: select, survivors, crossover, mutation);
+any function of DEAP's deap.tools by its name, ``{deap: NAME, ...arguments}``; a user's own,
+written DEAP's way, ``{function: "package.module:name", ...arguments}``. The arguments are
+checked against the function's signature, and a DEAP name against the kind's prefix (sel,
+cx, mut), when the file loads.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import difflib
+import importlib
+import inspect
 import time
 from dataclasses import dataclass, replace
+from functools import cache
+from importlib import metadata
 from typing import Callable
+
+from deap import tools
 
 from gaqueens import ga
 from gaqueens.baselines import (backtracking, backtracking_heuristic, construction, local_search,
                                 min_conflicts)
+from gaqueens.ga.operators import (CROSSOVER, MUTATION, SELECT, SURVIVORS, DeapOperator,
+                                   FunctionOperator, imported)
 from gaqueens.result import Result
+
+ENTRY_POINTS = "gaqueens.algorithms"
 
 
 @dataclass(frozen=True)
 class Algorithm:
+    """An algorithm a sweep can run: ``run(settings, board, seed) -> Result``, its settings
+    class (defaults are the documented ones), its unit of work, and whether the seed changes
+    nothing (one run per board is then enough)."""
+
     run: Callable[[object, int, int], Result]
     settings: type
     unit: str
-    deterministic: bool = False  # the seed changes nothing: one run per board is enough
+    deterministic: bool = False
 
 
 ALGORITHMS: dict[str, Algorithm] = {
@@ -36,14 +64,114 @@ ALGORITHMS: dict[str, Algorithm] = {
                               deterministic=True),
 }
 
+OPERATORS = {"select": SELECT, "survivors": SURVIVORS, "crossover": CROSSOVER,
+             "mutation": MUTATION}
+DEAP_PREFIX = {"select": "sel", "survivors": "sel", "crossover": "cx", "mutation": "mut"}
+# the individuals a DEAP-style function of each kind takes before its keyword arguments
+POSITIONAL = {"select": 2, "survivors": 2, "crossover": 2, "mutation": 1}
 
-def execute(name: str, settings, board: int, seed: int) -> Result:
+
+class Unknown(ValueError):
+    """A name or import path that names nothing usable; the message says why, on one line."""
+
+
+# ---- algorithms ------------------------------------------------------------------------------
+
+
+def algorithm(name: str, kind: str = "algorithm") -> Algorithm:
+    """The algorithm of that name: built in, or a plug-in's entry point. ``kind`` names what
+    is looked for in the refusal: "baseline" leaves the GA out of the names offered."""
+    if name in ALGORITHMS and not (kind == "baseline" and name == "ga"):
+        return ALGORITHMS[name]
+    points = plugin_names()
+    if name not in points:
+        known = [n for n in [*ALGORITHMS, *points] if not (kind == "baseline" and n == "ga")]
+        close = difflib.get_close_matches(name, known, n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        extra = ": the GA is set by ga: and variants:" if name == "ga" else ""
+        raise Unknown(f"is not a known {kind}{extra}{hint}; known: {', '.join(known)}")
+    try:
+        return _shaped(points[name].load(), f"entry point {points[name].value}")
+    except Unknown:
+        raise
+    except Exception as error:  # a broken plug-in: its own error, on one line
+        raise Unknown(f"is a plug-in that fails to load ({type(error).__name__}: {error})") from None
+
+
+def plugin(path: str) -> Algorithm:
+    """The algorithm at the import path ``package.module`` or ``package.module:object``."""
+    try:
+        target = imported(path) if ":" in path else importlib.import_module(path)
+    except Exception as error:
+        raise Unknown(f"cannot be imported ({type(error).__name__}: {error})") from None
+    return _shaped(target, path)
+
+
+@cache
+def plugin_names() -> dict[str, metadata.EntryPoint]:
+    """The installed plug-ins' algorithms, by name (read once: it scans the installed packages)."""
+    return {point.name: point for point in metadata.entry_points(group=ENTRY_POINTS)}
+
+
+def _shaped(target, where: str) -> Algorithm:
+    missing = [name for name in ("run", "Settings", "UNIT") if not hasattr(target, name)]
+    if missing:
+        raise Unknown(f"({where}) lacks {', '.join(missing)}: an algorithm has run(settings, "
+                      "board, seed), Settings and UNIT, as gaqueens/baselines/local_search.py")
+    if not dataclasses.is_dataclass(target.Settings):
+        raise Unknown(f"({where}) has a Settings that is not a dataclass")
+    return Algorithm(target.run, target.Settings, str(target.UNIT),
+                     bool(getattr(target, "DETERMINISTIC", False)))
+
+
+def execute(algorithm: Algorithm, settings, board: int, seed: int) -> Result:
     """Runs one algorithm once, with ``seconds`` the wall time around the whole run."""
     start = time.perf_counter()
-    result = ALGORITHMS[name].run(settings, board, seed)
+    result = algorithm.run(settings, board, seed)
     return replace(result, seconds=time.perf_counter() - start)
 
 
-def execute_batch(name: str, settings, board: int, seeds: list[int]) -> list[tuple[int, Result]]:
+def execute_batch(algorithm: Algorithm, settings, board: int, seeds: list[int]) -> list[tuple[int, Result]]:
     """Runs one algorithm on one board for several seeds: the unit of work sent to a worker."""
-    return [(seed, execute(name, settings, board, seed)) for seed in seeds]
+    return [(seed, execute(algorithm, settings, board, seed)) for seed in seeds]
+
+
+# ---- operators -------------------------------------------------------------------------------
+
+
+def deap_operator(kind: str, name, arguments: dict) -> DeapOperator:
+    """DEAP's deap.tools function ``name`` as an operator of ``kind``, its arguments checked."""
+    prefix = DEAP_PREFIX[kind]
+    known = sorted(n for n in dir(tools) if n.startswith(prefix) and callable(getattr(tools, n)))
+    if name not in known:
+        close = difflib.get_close_matches(str(name), known, n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise Unknown(f"names no {kind} function of deap.tools{hint}; {len(known)} start "
+                      f"with {prefix}, e.g. {', '.join(known[:4])}")
+    _check_arguments(kind, getattr(tools, name), arguments, f"DEAP's {name}")
+    return DeapOperator(name, tuple(sorted(arguments.items())))
+
+
+def function_operator(kind: str, path, arguments: dict) -> FunctionOperator:
+    """A user's function at ``package.module:name`` as an operator of ``kind``."""
+    if not isinstance(path, str) or ":" not in path:
+        raise Unknown(f"must be an import path package.module:function, got {path!r}")
+    try:
+        function = imported(path)
+    except Exception as error:
+        raise Unknown(f"cannot import {path} ({type(error).__name__}: {error})") from None
+    if not callable(function):
+        raise Unknown(f"{path} is not a function")
+    _check_arguments(kind, function, arguments, path)
+    return FunctionOperator(path, tuple(sorted(arguments.items())))
+
+
+def _check_arguments(kind: str, function, arguments: dict, name: str) -> None:
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):
+        return  # a builtin without a signature: its own call will say what is wrong
+    try:
+        signature.bind(*[None] * POSITIONAL[kind], **arguments)
+    except TypeError as error:
+        raise Unknown(f"does not fit {name}{signature}: {error}") from None

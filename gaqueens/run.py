@@ -2,7 +2,9 @@
 
     python -m gaqueens.run --board N [--seed S] [--algorithm NAME] [FILE]
 
-FILE, an experiment file, gives the algorithm's settings (the published ones by default).
+NAME is an algorithm's name (built in, or a plug-in's: gaqueens.registry), ga by default; with
+FILE, an experiment file, the name of one of its entries (a GA variant's too), run with the
+file's settings (the published ones by default).
 Prints the conflicts and the work it took, the columns (shortened for big boards), the board
 for N up to 20, and the wall time. Exit status: 0 done; 1 the verifier rejects the answer;
 2 bad input or usage; 130 interrupted.
@@ -12,7 +14,8 @@ from __future__ import annotations
 
 import sys
 
-from gaqueens.registry import ALGORITHMS, execute
+from gaqueens import registry
+from gaqueens.registry import execute
 from gaqueens.board import drawing, has_solution, rejection
 from gaqueens.cli import Parser
 from gaqueens.experiment import BOARDS, SEED, BadInput, load
@@ -30,10 +33,9 @@ def columns_text(solution) -> str:
     return f"[{shown}] ({len(columns):,} columns)"
 
 
-def report(algorithm: str, result, seconds: float) -> str:
-    """The lines `gaqueens.run` prints for a result."""
-    unit = ALGORITHMS[algorithm].unit
-    if algorithm == "ga":
+def report(algorithm: str, unit: str, result, seconds: float) -> str:
+    """The lines `gaqueens.run` prints for a result of ``algorithm``, whose work is in ``unit``."""
+    if unit == "evaluations":
         work = f"after {result.generations} generations and {result.evaluations} evaluations"
     elif unit == "none":
         work = "with no search"
@@ -51,35 +53,41 @@ def main(argv=None) -> int:
     parser.add_argument("file", nargs="?", help="an experiment file for the settings (optional)")
     parser.add_argument("--board", type=int, required=True, help="the board size N")
     parser.add_argument("--seed", type=int, default=1, help="the seed (default 1)")
-    parser.add_argument("--algorithm", default="ga", choices=list(ALGORITHMS),
-                        help="the algorithm (default: ga)")
+    parser.add_argument("--algorithm", default="ga",
+                        help="the algorithm, or with FILE one of its entries (default: ga)")
     args = parser.parse_args(argv)
     try:
         if not BOARDS.accepts(args.board):
             raise BadInput(f"--board must be {BOARDS.expected}, got {args.board}")
         if not SEED.accepts(args.seed):
             raise BadInput(f"--seed must be {SEED.expected}, got {args.seed}")
-        settings = ALGORITHMS[args.algorithm].settings()
         if args.file:
             experiment = load(args.file)
             names = [entry.name for entry in experiment.entries]
             if args.algorithm not in names:
                 raise BadInput(f"{args.file}: has no settings for {args.algorithm} "
                                f"(it runs {', '.join(names)})")
-            settings = experiment.entry(args.algorithm).settings
-        if not has_solution(args.board) and getattr(settings, "target", 0) == 0:
+            entry = experiment.entry(args.algorithm)
+            algorithm, settings = entry.runner, entry.settings
+        else:
+            try:
+                algorithm = registry.algorithm(args.algorithm)
+            except registry.Unknown as error:
+                raise BadInput(f"--algorithm {args.algorithm} {error}") from None
+            settings = algorithm.settings()
+        if not has_solution(args.board) and getattr(settings, "solved_at", 0) == 0:
             raise BadInput(f"--board {args.board} has no solution (boards 2 and 3 have none)")
     except BadInput as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     try:
-        result = execute(args.algorithm, settings, args.board, args.seed)
+        result = execute(algorithm, settings, args.board, args.seed)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-    print(report(args.algorithm, result, result.seconds))
+    print(report(args.algorithm, algorithm.unit, result, result.seconds))
     problem = rejection(result.solution, args.board, result.conflicts, result.solved,
-                        getattr(settings, "target", 0))
+                        getattr(settings, "solved_at", 0), getattr(settings, "fitness", "pairs"))
     if problem:
         print(f"error: the verifier rejects the answer: {problem}", file=sys.stderr)
         return 1

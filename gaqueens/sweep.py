@@ -19,7 +19,6 @@ from collections import defaultdict
 
 from gaqueens import executors, manifest
 from gaqueens.reports import outputs
-from gaqueens.registry import ALGORITHMS
 from gaqueens.board import rejection
 from gaqueens.cli import Parser
 from gaqueens.experiment import BadInput, Experiment, load, parse_seeds, settings_to_yaml
@@ -46,7 +45,7 @@ def batches(experiment: Experiment, todo: list[tuple[str, int, int]], workers: i
     for (name, board), group in sorted(seeds.items(), key=lambda item: -item[0][1]):
         size = max(1, min(BATCH, len(group) // (2 * workers)))
         entry = experiment.entry(name)
-        out += [(name, entry.algorithm, entry.settings, board, group[i:i + size])
+        out += [(name, entry.runner, entry.settings, board, group[i:i + size])
                 for i in range(0, len(group), size)]
     return out
 
@@ -54,7 +53,7 @@ def batches(experiment: Experiment, todo: list[tuple[str, int, int]], workers: i
 def verify(name: str, settings, board: int, seed: int, result) -> None:
     """Checks a run's claims with the independent verifier before it is stored."""
     problem = rejection(result.solution, board, result.conflicts, result.solved,
-                        getattr(settings, "target", 0))
+                        getattr(settings, "solved_at", 0), getattr(settings, "fitness", "pairs"))
     if problem:
         raise Rejected(f"the verifier rejects {name} on board {board}, seed {seed}: {problem}")
 
@@ -142,7 +141,7 @@ def _store(store, results, count: int, title: str, progress: bool) -> None:
         for (name, algorithm, settings, board, _), finished in results:
             for seed, result in finished:
                 verify(name, settings, board, seed, result)
-            store.add(name, ALGORITHMS[algorithm].unit, board, finished)
+            store.add(name, algorithm.unit, board, finished)
             bar.update(len(finished))
     except KeyboardInterrupt:
         raise Interrupted() from None

@@ -1,15 +1,18 @@
 """Experiment files: YAML in, validated settings out, before any run starts.
 
-    yaml_file.py  the file's YAML, read safely; BadInput, the one-line refusal
-    reader.py     the keys, checked: boards, seeds, each algorithm's settings
-    model.py      Experiment and Entry, the validated result, and the runs it makes
-    written.py    settings back in the file's terms, for the manifest and the store
+    yaml_file.py      the file's YAML, read safely; BadInput, the one-line refusal
+    checker.py        refusing a value in one line naming the file and the key path
+    reader.py         the top-level keys: name, boards, seeds, reference, output
+    ga_keys.py        ga: and variants:, read into GaSettings
+    baseline_keys.py  baselines:, built-in and plug-ins
+    model.py          Experiment and Entry, the validated result, and the runs it makes
+    written.py        settings back in the file's terms, for the manifest and the store
 """
 
 from gaqueens.experiment.model import Entry, Experiment
-from gaqueens.experiment.reader import (
-    BOARDS, MAX_SEEDS, NAME, SEED, TOP_KEYS, load, parse_seeds, seeds_problem,
-)
+from gaqueens.experiment.baseline_keys import BOARDS
+from gaqueens.experiment.ga_keys import NAME
+from gaqueens.experiment.reader import MAX_SEEDS, SEED, TOP_KEYS, load, parse_seeds, seeds_problem
 from gaqueens.experiment.written import MAX_BOARD_KEY, settings_to_yaml
 from gaqueens.experiment.yaml_file import MAX_BYTES, BadInput, read_yaml, shown
 

@@ -3,11 +3,12 @@ they make."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from gaqueens.experiment.written import settings_to_yaml
-from gaqueens.registry import ALGORITHMS
+from gaqueens import registry
+from gaqueens.registry import Algorithm
 
 
 @dataclass(frozen=True)
@@ -19,9 +20,16 @@ class Entry:
     algorithm: str
     settings: object
     max_board: int | None = None
+    plugin: str | None = None  # the import path of a plug-in named by one
+    spec: Algorithm | None = field(default=None, compare=False, repr=False)
 
     def runs_on(self, board: int) -> bool:
         return self.max_board is None or board <= self.max_board
+
+    @property
+    def runner(self) -> Algorithm:
+        """The algorithm that makes this entry's runs."""
+        return self.spec or registry.algorithm(self.algorithm)
 
 
 @dataclass(frozen=True)
@@ -40,7 +48,7 @@ class Experiment:
         first, last = self.seeds
         tasks = []
         for entry in self.entries:
-            seeds = [first] if ALGORITHMS[entry.algorithm].deterministic else range(first, last + 1)
+            seeds = [first] if entry.runner.deterministic else range(first, last + 1)
             tasks += [(entry.name, b, s) for b in self.boards if entry.runs_on(b) for s in seeds]
         return tasks
 

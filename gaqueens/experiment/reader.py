@@ -17,25 +17,21 @@ what is expected (the YAML itself is read by ``yaml_file``).
 
 from __future__ import annotations
 
-import dataclasses
-import difflib
 import math
 import os
 import re
 from pathlib import Path
 
 from gaqueens.board import has_solution
+from gaqueens.experiment.baseline_keys import BOARDS, read_baselines
+from gaqueens.experiment.checker import Checker
+from gaqueens.experiment.ga_keys import NAME, NAME_CHARS, read_ga, read_variants
 from gaqueens.experiment.model import Entry, Experiment
 from gaqueens.experiment.written import MAX_BOARD_KEY
 from gaqueens.experiment.yaml_file import BadInput, join, read_yaml, shown
-from gaqueens.ga import GaSettings
-from gaqueens.ranges import Whole, allowed
-from gaqueens.registry import ALGORITHMS
+from gaqueens.ranges import Whole
 
 TOP_KEYS = ("name", "boards", "seeds", "ga", "variants", "baselines", "reference", "output")
-NAME = r"[A-Za-z0-9][A-Za-z0-9._-]*"
-NAME_CHARS = "letters, digits, '-', '_' and '.'"
-BOARDS = Whole(1, 10_000_000)
 SEED = Whole(0, 2**63 - 1)
 MAX_SEEDS = 1_000_000  # seeds in one sweep: every run is listed before the sweep starts
 
@@ -75,39 +71,7 @@ def seeds_problem(first: int, last: int) -> str | None:
 # ---- validation --------------------------------------------------------------------------
 
 
-class _Reader:
-    def __init__(self, file: str):
-        self.file = file
-
-    def fail(self, key: str, message: str):
-        raise BadInput(f"{self.file}: {key} {message}" if key else f"{self.file}: {message}")
-
-    def expect(self, key: str, expected: str, value):
-        self.fail(key, f"must be {expected}, got {shown(value)}")
-
-    def check(self, key: str, allowed_values, value):
-        if not allowed_values.accepts(value):
-            self.expect(key, allowed_values.expected, value)
-        return value
-
-    def mapping(self, key: str, value, known, expected: str = "a mapping") -> dict:
-        if not isinstance(value, dict):
-            self.expect(key or "the file", expected, value)
-        for name in value:
-            if known is not None and name not in known:
-                close = difflib.get_close_matches(str(name), list(known), n=1)
-                hint = f" (did you mean {close[0]}?)" if close else ""
-                self.fail(join(key, name), f"is not a known key{hint}; known: "
-                          f"{', '.join(known) or 'none'}")
-        return value
-
-    def build(self, key: str, cls, settings: dict):
-        """``cls(**settings)``, its own checks' ValueError refused under ``key``."""
-        try:
-            return cls(**settings)
-        except ValueError as error:
-            self.fail(key, f"is refused: {error}")
-
+class _Reader(Checker):
     # ---- the top level ----
 
     def experiment(self, data, stem: str, output, seeds) -> Experiment:
@@ -121,9 +85,9 @@ class _Reader:
         entries = []
         ga = data.get("ga", {})
         if ga != "none":
-            entries.append(Entry("ga", "ga", self.ga(ga)))
-        entries += self.variants(data.get("variants", {}), ga)
-        entries += self.baselines(data.get("baselines", []))
+            entries.append(Entry("ga", "ga", read_ga(self, ga)))
+        entries += read_variants(self, data.get("variants", {}), ga)
+        entries += read_baselines(self, data.get("baselines", []))
         if not entries:
             self.fail("ga", "is none and there are no baselines: nothing to run")
         for entry in entries:
@@ -208,94 +172,6 @@ class _Reader:
                       f"every board in boards {list(boards)}: {entry.name} would not run")
         target = getattr(entry.settings, "target", 0)
         for i, board in enumerate(boards):
-            if not has_solution(board) and target == 0 and entry.runs_on(board):
+            if not has_solution(board) and target in (0, None) and entry.runs_on(board):
                 self.fail(f"boards[{i}]", f"is {board}, which has no solution: {entry.name} cannot "
                           "reach 0 conflicts (boards 2 and 3 have none)")
-
-    # ---- the GA ----
-
-    def variants(self, value, ga) -> list[Entry]:
-        value = self.mapping("variants", value, None, "a mapping from a variant's name to its changes")
-        entries = []
-        for name, changes in value.items():
-            where = join("variants", name)
-            if not isinstance(name, str) or not re.fullmatch(NAME, name) or name in ALGORITHMS:
-                self.fail(where, f"is not a variant name: use {NAME_CHARS}, and no algorithm's name")
-            base = {} if ga == "none" else dict(ga)
-            changes = self.mapping(where, {} if changes is None else changes, self.ga_keys())
-            merged = {**base, **changes}
-            if isinstance(base.get("stop"), dict) and isinstance(changes.get("stop"), dict):
-                merged["stop"] = {**base["stop"], **changes["stop"]}
-            entries.append(Entry(name, "ga", self.ga(merged, where)))
-        return entries
-
-    @staticmethod
-    def ga_keys() -> list[str]:
-        names = [f.name for f in dataclasses.fields(GaSettings)]
-        return [name for name in names if name not in ("target", "generations")] + ["stop"]
-
-    def ga(self, value, where: str = "ga") -> GaSettings:
-        fields = {f.name: f for f in dataclasses.fields(GaSettings)}
-        value = self.mapping(where, value, self.ga_keys(), "a mapping of GA settings, or none")
-        settings = {}
-        for key, item in value.items():
-            if key == "stop":
-                stop = self.mapping(f"{where}.stop", item, ("target", "generations"))
-                for name, limit in stop.items():
-                    settings[name] = self.check(f"{where}.stop.{name}", allowed(fields[name]), limit)
-            elif "registry" in fields[key].metadata:
-                settings[key] = self.operator(f"{where}.{key}", item, fields[key].metadata["registry"])
-            else:
-                settings[key] = self.check(f"{where}.{key}", allowed(fields[key]), item)
-        population = settings.get("population", GaSettings.population)
-        offspring = settings.get("offspring", GaSettings.offspring)
-        if settings.get("scheme", GaSettings.scheme) == "mu,lambda" and offspring < population:
-            self.fail(f"{where}.offspring", f"must be at least {where}.population "
-                      f"({population}) with scheme mu,lambda, got {offspring}")
-        return self.build(where, GaSettings, settings)
-
-    def operator(self, key: str, value, registry: dict):
-        """An operator written as its name, or as {name: PARAMETER} when it has one."""
-        parameters = {name: dataclasses.fields(cls) for name, cls in registry.items()}
-        expected = " or ".join(f"{{{name}: {fields[0].name.upper()}}}" if fields else name
-                               for name, fields in parameters.items())
-        if isinstance(value, str) and value in registry and not parameters[value]:
-            return registry[value]()
-        if not (isinstance(value, dict) and len(value) == 1):
-            self.expect(key, expected, value)
-        (name, parameter), = self.mapping(key, value, list(registry)).items()
-        if not parameters[name]:
-            self.expect(key, expected, value)
-        field = parameters[name][0]
-        parameter = self.check(f"{key}.{name}", allowed(field), parameter)
-        return self.build(f"{key}.{name}", registry[name], {field.name: parameter})
-
-    # ---- the baselines ----
-
-    def baselines(self, value) -> list[Entry]:
-        known = [name for name in ALGORITHMS if name != "ga"]
-        if isinstance(value, list):
-            for i, name in enumerate(value):
-                if not isinstance(name, str):
-                    self.expect(f"baselines[{i}]", "a baseline's name", name)
-                self.mapping("baselines", {name: None}, known)
-            if len(set(value)) != len(value):
-                self.fail("baselines", f"lists a baseline twice: {shown(value)}")
-            value = {name: None for name in value}
-        value = self.mapping("baselines", value, known,
-                             "a list of baselines, or a mapping from a baseline to its settings")
-        return [self.baseline(name, settings) for name, settings in value.items()]
-
-    def baseline(self, name: str, value) -> Entry:
-        key = f"baselines.{name}"
-        fields = {f.name.replace("_", "-"): f for f in dataclasses.fields(ALGORITHMS[name].settings)}
-        value = self.mapping(key, {} if value is None else value, [*fields, MAX_BOARD_KEY])
-        settings = {
-            fields[k].name: self.check(f"{key}.{k}", allowed(fields[k]), item)
-            for k, item in value.items()
-            if k != MAX_BOARD_KEY
-        }
-        max_board = value.get(MAX_BOARD_KEY)
-        if max_board is not None:
-            self.check(f"{key}.{MAX_BOARD_KEY}", BOARDS, max_board)
-        return Entry(name, name, self.build(key, ALGORITHMS[name].settings, settings), max_board)

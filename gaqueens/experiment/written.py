@@ -7,33 +7,47 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from gaqueens.ga import GaSettings
+from gaqueens.ga.operators import DeapOperator, FunctionOperator
+from gaqueens.ga.settings import not_applicable
 
 if TYPE_CHECKING:
     from gaqueens.experiment.model import Entry
 
 MAX_BOARD_KEY = "max-board"  # any baseline: run it only on boards up to this size
+PLUGIN_KEY = "plugin"  # a baseline given by its import path
 
 
 def settings_to_yaml(entry: Entry) -> dict:
-    """An algorithm's settings as an experiment file would write them, every default filled."""
+    """An algorithm's settings as an experiment file would write them, every default filled in
+    and every GA setting that does not apply left out: two entries that make the same runs
+    write the same."""
     settings = entry.settings
     if isinstance(settings, GaSettings):
+        skip = not_applicable(settings)
         out = {}
         for f in dataclasses.fields(settings):
             value = getattr(settings, f.name)
-            if "registry" in f.metadata:
-                out[f.name] = _operator_to_yaml(value, f.metadata["registry"])
-            elif f.name not in ("target", "generations"):
-                out[f.name] = value
-        out["stop"] = {"target": settings.target, "generations": settings.generations}
+            if f.name in skip or f.name in ("target", "generations"):
+                continue
+            out[f.name] = operator_to_yaml(value, f.metadata["registry"]) if "registry" in f.metadata else value
+        out["stop"] = {"target": "none" if settings.target is None else settings.target,
+                       "generations": settings.generations}
         return out
     out = {f.name.replace("_", "-"): getattr(settings, f.name) for f in dataclasses.fields(settings)}
     if entry.max_board is not None:
         out[MAX_BOARD_KEY] = entry.max_board
+    if entry.plugin is not None:
+        out[PLUGIN_KEY] = entry.plugin
     return out
 
 
-def _operator_to_yaml(operator, registry: dict):
-    name = next(key for key, cls in registry.items() if type(operator) is cls)
+def operator_to_yaml(operator, names: dict):
+    """An operator as a file writes it: its name, {name: PARAMETER}, or {deap: NAME, ...} or
+    {function: PATH, ...} with its arguments."""
+    if isinstance(operator, DeapOperator):
+        return {"deap": operator.name, **dict(operator.arguments)}
+    if isinstance(operator, FunctionOperator):
+        return {"function": operator.path, **dict(operator.arguments)}
+    name = next(key for key, cls in names.items() if type(operator) is cls)
     fields = dataclasses.fields(operator)
     return {name: getattr(operator, fields[0].name)} if fields else name
