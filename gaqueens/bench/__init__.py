@@ -1,4 +1,4 @@
-"""The benchmark: gaqueens beside genoxide 0.13.1 and the naive DEAP GA.
+"""The benchmark: gaqueens' two engines beside genoxide 0.13.1.
 
     python -m gaqueens.bench [--quick] [--out DIR] [--repeats R]
 
@@ -9,7 +9,7 @@ min..max), never a threshold that could fail. Its sections:
 
 (a) engine cost: microseconds per evaluation on the 128x128 board, seeds 1..30, in this one
     process: gaqueens.ga.run, genoxide running the published settings with the same
-    board.Conflicts object as its batch fitness, and the naive DEAP GA (gaqueens.deap_ga) on
+    board.Conflicts object as its batch fitness, and the GA on engine: deap (DEAP's own objects) on
     fewer seeds. Each engine's time is for all its seeds, divided by its own evaluations.
 (b) the whole table: wall time of `python -m gaqueens.sweep experiments/table.yaml
     --quiet` (default workers, tables and plots included; and with --workers 1, to show what
@@ -19,7 +19,7 @@ min..max), never a threshold that could fail. Its sections:
 (c) the main job, `python -m gaqueens.sweep experiments/n8.yaml --quiet`, end to end,
     and the imports it pays for (python -X importtime).
 (d) per board: the median wall time of one run of the local search (when registered), the GA
-    and the naive DEAP GA on a few seeds, and their ratios.
+    on each engine on a few seeds, and their ratios.
 
 --quick makes a smoke run of a few seconds on smaller work. --out DIR writes bench.md (the
 report) and bench.csv (every timing). Without genoxide (pip install 'gaqueens[bench]'), the

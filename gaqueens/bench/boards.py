@@ -1,29 +1,31 @@
-"""Section (d): per board, one run of the local search, the GA and the naive DEAP GA."""
+"""Section (d): per board, one run of the local search and of the GA on each engine."""
 
 from __future__ import annotations
 
 import statistics
 import time
 
-from gaqueens.bench.common import Plan, Report, _published, _seeds
+from gaqueens.bench.common import DEAP, NUMPY, Plan, Report, _published, _seeds
 
 
 def per_board(plan: Plan, report: Report) -> None:
     """Median wall time of one run per board, and how many times the local search is faster."""
-    from gaqueens import deap_ga, ga
+    from gaqueens import ga
+    from gaqueens.ga import GaSettings
     from gaqueens.registry import ALGORITHMS, execute
 
     published = _published()
     local_search = ALGORITHMS["local-search"].settings()
     runners = {
-        "local-search": lambda board, seed: execute("local-search", local_search, board, seed),
-        "ga": lambda board, seed: ga.run(published, board, seed),
-        "deap_ga (naive)": lambda board, seed: deap_ga.run(published, board, seed),
+        "local-search": lambda board, seed: execute(ALGORITHMS["local-search"], local_search, board,
+                                                    seed),
+        NUMPY: lambda board, seed: ga.run(published, board, seed),
+        DEAP: lambda board, seed: ga.run(GaSettings(engine="deap"), board, seed),
     }
     names = list(runners)
     report.say(f"### (d) Per board: median wall time of one run, seeds {_seeds(plan.board_seeds)}")
     report.say()
-    ratios = [("ga", "local-search"), ("deap_ga (naive)", "local-search"), ("deap_ga (naive)", "ga")]
+    ratios = [(NUMPY, "local-search"), (DEAP, "local-search"), (DEAP, NUMPY)]
     report.say("| board | " + " | ".join(names) + " | "
                + " | ".join(f"{slow} / {fast}" for slow, fast in ratios) + " |")
     report.say("|---" * (1 + len(names) + len(ratios)) + "|")

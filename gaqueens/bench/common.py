@@ -14,6 +14,7 @@ from gaqueens.files import write_text
 ROOT = Path(__file__).resolve().parents[1]
 EXPERIMENTS = ROOT / "experiments"
 GENOXIDE_VERSION = "0.13.1"
+NUMPY, DEAP = "engine: numpy", "engine: deap"  # the GA on each of its engines
 INSTALL = "pip install 'gaqueens[bench]'"
 REFERENCE_BOARDS, REFERENCE_SEEDS = (8, 16, 32), range(1, 1001)
 CSV_COLUMNS = ("section", "engine", "board", "seeds", "repetition", "seconds", "evaluations")
@@ -22,13 +23,13 @@ CSV_COLUMNS = ("section", "engine", "board", "seeds", "repetition", "seconds", "
 @dataclass(frozen=True)
 class Plan:
     """How much work each section does: repetitions of (a), its board and seeds (fewer for the
-    naive GA); the table sweep's seeds (None: the file's) and repetitions; the main job's
+    engine: deap); the table sweep's seeds (None: the file's) and repetitions; the main job's
     repetitions; the boards and seeds of (d); whether to break the start-up down by imports."""
 
     repeats: int = 5
     engine_board: int = 128
     engine_seeds: range = range(1, 31)
-    naive_seeds: range = range(1, 4)
+    deap_seeds: range = range(1, 4)
     table_seeds: str | None = None
     table_repeats: int = 3
     job_repeats: int = 5
@@ -39,7 +40,7 @@ class Plan:
 
 
 QUICK = Plan(quick=True, repeats=2, engine_board=32, engine_seeds=range(1, 6),
-             naive_seeds=range(1, 2), table_seeds="1..2", table_repeats=1, job_repeats=1,
+             deap_seeds=range(1, 2), table_seeds="1..2", table_repeats=1, job_repeats=1,
              boards=(8, 16), board_seeds=range(1, 3), importtime=False)
 
 

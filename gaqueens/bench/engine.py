@@ -5,23 +5,23 @@ from __future__ import annotations
 import time
 
 from gaqueens.bench.common import (
-    INSTALL, Plan, Report, _published, _seeds, _spread, _times, genoxide_run,
+    DEAP, INSTALL, NUMPY, Plan, Report, _published, _seeds, _spread, _times, genoxide_run,
 )
 from gaqueens.board import Conflicts
 
 
 def engine_cost(plan: Plan, report: Report, gx) -> None:
     """Microseconds per evaluation of each engine over the same seeds, alternating engines."""
-    from gaqueens import deap_ga, ga
+    from gaqueens import ga
+    from gaqueens.ga import GaSettings
 
     board, fitness, published = plan.engine_board, Conflicts(plan.engine_board), _published()
-    engines = {"gaqueens.ga": (plan.engine_seeds,
-                               lambda seed: ga.run(published, board, seed).evaluations)}
+    on_deap = GaSettings(engine="deap")
+    engines = {NUMPY: (plan.engine_seeds, lambda seed: ga.run(published, board, seed).evaluations)}
     if gx is not None:
         engines["genoxide"] = (plan.engine_seeds,
                                lambda seed: genoxide_run(gx, board, seed, fitness).evaluations)
-    engines["deap_ga (naive)"] = (plan.naive_seeds,
-                                  lambda seed: deap_ga.run(published, board, seed).evaluations)
+    engines[DEAP] = (plan.deap_seeds, lambda seed: ga.run(on_deap, board, seed).evaluations)
     names = list(engines)
     cost = {name: [] for name in names}
     for repetition in range(plan.repeats):
@@ -40,8 +40,7 @@ def engine_cost(plan: Plan, report: Report, gx) -> None:
     for name in names:
         report.say(f"- {name} (seeds {_seeds(engines[name][0])}): {_spread(cost[name])} µs per "
                    "evaluation")
-    ratios = [("gaqueens.ga", "genoxide"), ("deap_ga (naive)", "genoxide"),
-              ("deap_ga (naive)", "gaqueens.ga")]
+    ratios = [(NUMPY, "genoxide"), (DEAP, "genoxide"), (DEAP, NUMPY)]
     for slow, fast in ratios:
         if slow in cost and fast in cost:
             per_repetition = [s / f for s, f in zip(cost[slow], cost[fast])]
