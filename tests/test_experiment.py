@@ -1,6 +1,6 @@
 """Experiment files: what loads (defaults, variants, baselines, the shipped files) and what is
 refused, always before any run, with one line on stderr naming the file and the key, and exit
-status 2 (SPEC sections 3, 5 and 6)."""
+status 2 (the README's "Experiment files" and "Commands")."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ from gaqueens.ga.operators import NoCrossover, Ordered, Pmx, Shuffle, Swap, Tour
 from gaqueens.ranges import Number, OneOf, Whole, allowed, setting
 
 EXPERIMENTS = Path(__file__).resolve().parent.parent / "experiments"
-PUBLISHED = {8: 100, 16: 729, 32: 2450, 64: 7110, 128: 16590}  # median evaluations, SPEC section 1
+PUBLISHED = {8: 100, 16: 729, 32: 2450, 64: 7110, 128: 16590}  # median evaluations: README
 
 
 # ---- stand-in baselines, so that the baseline keys are tested whatever is registered --------
@@ -201,29 +201,41 @@ def test_resolved_settings_written_back_load_to_the_same_experiment(tmp_path):
         boards: [8, 12]
         seeds: {{first: 3, last: 7}}
         ga:
+          engine: deap
           population: 30
           offspring: 40
-          scheme: mu,lambda
+          scheme: mu+lambda
+          variation: and
+          cxpb: 0.25
+          mutpb: 0.5
           select: {{tournament: 3}}
-          crossover: {{pmx: 0.25}}
+          crossover: pmx
           mutation: {{shuffle: 0.2}}
+          survivors: {{deap: selTournament, tournsize: 2}}
           ties: parents-first
-          stop: {{target: 1, generations: 999}}
+          fitness: excess
+          stop: {{target: none, generations: 999}}
         variants:
-          v: {{select: uniform, crossover: {{ordered: 0.5}}, mutation: {{swap: 3}}}}
-          w: {{crossover: none}}
+          v: {{select: uniform, crossover: {{ordered: 0.5}}, mutation: {{swap: 3}}, scheme: 'mu,lambda'}}
+          w: {{crossover: none, variation: or, mutpb: 0.9, engine: numpy}}
+          x: {{scheme: simple, mutation: {{deap: mutShuffleIndexes, indpb: 0.1}}}}
         baselines: {{test-walk: {{budget: 7, restart-after: 0.25, max-board: 8}}, test-build: }}
         reference: {{8: 100.5, 12: 300}}
         output: {quoted(tmp_path / "out")}
         """))
     experiment = load(path)
-    assert experiment.entry("v").settings.crossover == Ordered(0.5)
-    assert experiment.entry("ga").settings.crossover == Pmx(0.25)
-    assert experiment.entry("ga").settings.mutation == Shuffle(0.2)
+    ga = experiment.entry("ga").settings
+    assert (ga.crossover, ga.cxpb, ga.target) == (Pmx(), 0.25, None)
+    assert experiment.entry("v").settings.crossover == Ordered()
+    assert experiment.entry("v").settings.cxpb == 0.5
+    assert experiment.entry("w").settings.cxpb == GaSettings().cxpb  # no crossover: left out
+    assert experiment.entry("x").settings.offspring == GaSettings().offspring  # simple: left out
+    assert ga.mutation == Shuffle(0.2)
     resolved = experiment.resolved()
     algorithms = resolved.pop("algorithms")
     for entry in experiment.entries:
         assert algorithms[entry.name] == settings_to_yaml(entry)
+    assert "cxpb" not in algorithms["w"] and "ties" not in algorithms["v"]
     gas = [e.name for e in experiment.entries if e.algorithm == "ga"]
     resolved |= {
         "ga": algorithms["ga"],
@@ -394,7 +406,7 @@ BAD_INPUTS = {
     "mu,lambda-too-few-children": ("boards: [8]\nga: {scheme: 'mu,lambda', offspring: 10}\n",
                                    ["ga.offspring must be at least ga.population (20)", "got 10"]),
     "scheme-unknown": ("boards: [8]\nga: {scheme: mu-lambda}\n",
-                       ["ga.scheme must be one of mu+lambda, mu,lambda, got 'mu-lambda'"]),
+                       ["ga.scheme must be one of mu+lambda, mu,lambda, simple, got 'mu-lambda'"]),
     "ties-unknown": ("boards: [8]\nga: {ties: children-first}\n", ["ga.ties must be one of"]),
     "stop-a-list": ("boards: [8]\nga: {stop: [0, 100]}\n", ["ga.stop must be a mapping"]),
     "target-negative": ("boards: [8]\nga: {stop: {target: -1}}\n", ["ga.stop.target must be", "got -1"]),
@@ -405,28 +417,79 @@ BAD_INPUTS = {
     "tournament-2.0": ("boards: [8]\nga: {select: {tournament: 2.0}}\n",
                        ["ga.select.tournament must be", "got 2.0"]),
     "tournament-unnamed": ("boards: [8]\nga: {select: tournament}\n",
-                           ["ga.select must be {tournament: SIZE} or uniform, got 'tournament'"]),
+                           ["ga.select must be {tournament: SIZE} or uniform or {deap: NAME, ...} or "
+                            "{function: PATH, ...}, got 'tournament'"]),
     "tournament-misspelt": ("boards: [8]\nga: {select: {tournamnt: 2}}\n",
                             ["ga.select.tournamnt is not a known key (did you mean tournament?)"]),
     "uniform-with-size": ("boards: [8]\nga: {select: {uniform: 2}}\n", ["ga.select must be"]),
     "two-crossovers": ("boards: [8]\nga: {crossover: {pmx: 0.5, ordered: 0.5}}\n",
-                       ["ga.crossover must be none or {pmx: RATE} or {ordered: RATE}"]),
+                       ["ga.crossover must be none or pmx or ordered or {pmx: CXPB} or "
+                        "{ordered: CXPB} or {deap: NAME, ...}"]),
     "pmx-1.5": ("boards: [8]\nga: {crossover: {pmx: 1.5}}\n",
                 ["ga.crossover.pmx must be a number from 0 to 1, got 1.5"]),
     "pmx-10^400": ("boards: [8]\nga: {crossover: {pmx: 1" + "0" * 400 + "}}\n",
                    ["ga.crossover.pmx must be a number from 0 to 1, got a number of 401 digits"]),
     "pmx-nan": ("boards: [8]\nga: {crossover: {pmx: .nan}}\n", ["ga.crossover.pmx must be", "got nan"]),
     "mutation-unknown": ("boards: [8]\nga: {mutation: flip}\n",
-                         ["ga.mutation must be {swap: COUNT} or {shuffle: INDPB}, got 'flip'"]),
+                         ["ga.mutation must be {swap: COUNT} or {shuffle: INDPB} or "
+                          "{deap: NAME, ...} or {function: PATH, ...}, got 'flip'"]),
     "swap-string": ("boards: [8]\nga: {mutation: {swap: '1'}}\n",
                     ["ga.mutation.swap must be", "got '1'"]),
     "shuffle-0": ("boards: [8]\nga: {mutation: {shuffle: 0}}\n",
                   ["ga.mutation.shuffle must be a number above 0 to 1, got 0"]),
+    # DEAP's operators, a user's, and settings that do not apply
+    "engine-unknown": ("boards: [8]\nga: {engine: torch}\n", ["ga.engine must be one of numpy, deap"]),
+    "fitness-unknown": ("boards: [8]\nga: {fitness: queens}\n", ["ga.fitness must be one of pairs, excess"]),
+    "deap-misspelt": ("boards: [8]\nga: {mutation: {deap: mutShuffleIndex, indpb: 0.1}}\n",
+                      ["ga.mutation.deap 'mutShuffleIndex' names no mutation function",
+                       "did you mean mutShuffleIndexes?"]),
+    "deap-wrong-kind": ("boards: [8]\nga: {mutation: {deap: cxOrdered}}\n",
+                        ["ga.mutation.deap 'cxOrdered' names no mutation function of deap.tools"]),
+    "deap-missing-argument": ("boards: [8]\nga: {mutation: {deap: mutShuffleIndexes}}\n",
+                              ["ga.mutation.deap", "missing a required argument: 'indpb'"]),
+    "deap-unexpected-argument": ("boards: [8]\nga: {select: {deap: selTournament, tournsize: 3, size: 2}}\n",
+                                 ["ga.select.deap", "unexpected keyword argument 'size'"]),
+    "deap-name-a-number": ("boards: [8]\nga: {select: {deap: 5}}\n",
+                           ["ga.select.deap must be the name of a function of deap.tools, got 5"]),
+    "deap-argument-not-a-name": ("boards: [8]\nga: {survivors: {deap: selBest, 1: 2}}\n",
+                                 ["ga.survivors.1 is not an argument name"]),
+    "deap-and-function": ("boards: [8]\nga: {mutation: {deap: mutShuffleIndexes, function: 'a:b'}}\n",
+                          ["ga.mutation gives both deap and function"]),
+    "function-not-a-path": ("boards: [8]\nga: {mutation: {function: os.system}}\n",
+                            ["ga.mutation.function 'os.system' must be an import path"]),
+    "function-not-importable": ("boards: [8]\nga: {mutation: {function: 'no_such_module_x:f'}}\n",
+                                ["ga.mutation.function", "cannot import no_such_module_x:f",
+                                 "ModuleNotFoundError"]),
+    "cxpb-without-crossover": ("boards: [8]\nga: {cxpb: 0.5}\n",
+                               ["ga.cxpb does not apply: there is no crossover"]),
+    "mutpb-under-each": ("boards: [8]\nga: {mutpb: 0.5}\n",
+                         ["ga.mutpb does not apply: variation each mutates every child"]),
+    "ties-under-simple": ("boards: [8]\nga: {scheme: simple, ties: parents-first}\n",
+                          ["ga.ties does not apply"]),
+    "select-under-or": ("boards: [8]\nga: {variation: or, select: uniform}\n",
+                        ["ga.select does not apply: variation or picks its parents uniformly"]),
+    "variant-gives-what-does-not-apply": ("boards: [8]\nvariants: {v: {scheme: simple, offspring: 10}}\n",
+                                          ["variants.v.offspring does not apply"]),
+    "or-over-1": ("boards: [8]\nga: {variation: or, crossover: pmx, cxpb: 0.6, mutpb: 0.6}\n",
+                  ["ga.mutpb must be at most 1 - cxpb (0.4) with variation or, got 0.6"]),
+    "rate-twice": ("boards: [8]\nga: {crossover: {pmx: 0.5}, cxpb: 0.6}\n", ["ga.cxpb is given twice"]),
+    "target-null": ("boards: [8]\nga: {stop: {target: ~}}\n",
+                    ["ga.stop.target must be a whole number >= 0, or none, got null"]),
+    "target-None": ("boards: [8]\nga: {stop: {target: None}}\n", ["ga.stop.target must be", "got 'None'"]),
+    "survivors-best-sized": ("boards: [8]\nga: {survivors: {best: 2}}\n", ["ga.survivors must be best or"]),
+    "baseline-ga": ("boards: [8]\nbaselines: [ga]\n",
+                    ["baselines.ga is not a known baseline: the GA is set by ga: and variants:"]),
+    "plugin-not-importable": ("boards: [8]\nbaselines: {mine: {plugin: no_such_module_x.solver}}\n",
+                              ["baselines.mine.plugin cannot be imported", "ModuleNotFoundError"]),
+    "plugin-not-an-algorithm": ("boards: [8]\nbaselines: {mine: {plugin: json}}\n",
+                                ["baselines.mine.plugin (json) lacks run, Settings, UNIT"]),
+    "plugin-path-a-number": ("boards: [8]\nbaselines: {mine: {plugin: 5}}\n",
+                             ["baselines.mine.plugin must be an import path"]),
     # variants
     "variants-a-list": ("boards: [8]\nvariants: [uniform]\n", ["variants must be a mapping"]),
     "variant-named-ga": ("boards: [8]\nvariants: {ga: {}}\n", ["variants.ga is not a variant name"]),
     "variant-named-1": ("boards: [8]\nvariants: {1: {}}\n", ["variants.1 is not a variant name"]),
-    "variant-a-scalar": ("boards: [8]\nvariants: {v: 5}\n", ["variants.v must be a mapping, got 5"]),
+    "variant-a-scalar": ("boards: [8]\nvariants: {v: 5}\n", ["variants.v must be a mapping of GA settings, got 5"]),
     "variant-unknown-key": ("boards: [8]\nvariants: {v: {populaton: 3}}\n",
                             ["variants.v.populaton", "did you mean population?"]),
     "variant-bad-value": ("boards: [8]\nvariants: {v: {select: {tournament: 0}}}\n",
@@ -438,7 +501,7 @@ BAD_INPUTS = {
     "baselines-a-scalar": ("boards: [8]\nbaselines: test-walk\n",
                            ["baselines must be a list of baselines, or a mapping", "'test-walk'"]),
     "baseline-unknown": ("boards: [8]\nbaselines: [test-wlak]\n",
-                         ["baselines.test-wlak is not a known key (did you mean test-walk?)"]),
+                         ["baselines.test-wlak is not a known baseline (did you mean test-walk?)"]),
     "baseline-a-number": ("boards: [8]\nbaselines: [1]\n", ["baselines[0] must be a baseline's name"]),
     "baseline-twice": ("boards: [8]\nbaselines: [test-walk, test-walk]\n",
                        ["baselines lists a baseline twice"]),
@@ -622,10 +685,14 @@ def test_no_traceback_reaches_the_user(text, args, tmp_path):
 # ---- every documented range, at its edges --------------------------------------------------
 
 
+# what makes a setting apply (GaSettings: a setting that does not apply is refused)
+CONTEXT = {"cxpb": {"crossover": "pmx"}, "mutpb": {"variation": "and"}}
+
+
 def _ga(field: str, value):
     if field in ("target", "generations"):
         return {"ga": {"stop": {field: value}}}, f"ga.stop.{field}"
-    return {"ga": {field: value}}, f"ga.{field}"
+    return {"ga": {**CONTEXT.get(field, {}), field: value}}, f"ga.{field}"
 
 
 def _ranged_settings():

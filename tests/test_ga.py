@@ -1,5 +1,7 @@
 """The GA engine: its operators, one generation worked by hand, and whole runs."""
 
+import random
+import re
 import threading
 
 import numpy as np
@@ -8,12 +10,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gaqueens import ga
-from gaqueens.board import Conflicts, is_solution
+from gaqueens.board import Conflicts, Fitness, is_solution
 from gaqueens.ga import GaSettings
-from gaqueens.result import same_run
+from gaqueens.ga.numpy_engine import step
 from gaqueens.ga.operators import (
-    CROSSOVER, MUTATION, SELECT, Ordered, Pmx, Randomness, Shuffle, Swap, Tournament,
+    CROSSOVER, MUTATION, SELECT, Best, DeapOperator, FunctionOperator, Ordered, Pmx, Shuffle,
+    Swap, Tournament, Uniform, cross_pair, mutate_rows, select_rows,
 )
+from gaqueens.ga.randomness import Randomness
+from gaqueens.result import same_run
 
 
 class Scripted:
@@ -50,34 +55,62 @@ def test_swap_child_is_still_a_permutation_with_exactly_two_positions_changed(n,
 @given(name=st.sampled_from(sorted(MUTATION)), n=st.integers(2, 40), seed=st.integers(0, 2**32 - 1))
 def test_every_mutation_keeps_permutations(name, n, seed):
     children = random_population(n, 12, seed)
-    MUTATION[name]()(children, Randomness(seed))
+    mutate_rows(MUTATION[name](), children, Randomness(seed))
     assert (np.sort(children, axis=1) == np.arange(n)).all()
 
 
 @settings(max_examples=40, deadline=None)
-@given(name=st.sampled_from(sorted(CROSSOVER)), n=st.integers(2, 40), seed=st.integers(0, 2**32 - 1))
+@given(name=st.sampled_from(sorted(set(CROSSOVER) - {"none"})), n=st.integers(2, 40),
+       seed=st.integers(0, 2**32 - 1))
 def test_every_crossover_keeps_permutations(name, n, seed):
-    children = random_population(n, 11, seed)  # an odd count: the last child has no partner
-    operator = CROSSOVER[name]() if name == "none" else CROSSOVER[name](1.0)
-    operator(children, Randomness(seed))
+    children = random_population(n, 2, seed)
+    cross_pair(CROSSOVER[name](), children, 0, 1, Randomness(seed))
     assert (np.sort(children, axis=1) == np.arange(n)).all()
+
+
+def test_swap_written_deaps_way_swaps_two_positions_of_a_list():
+    function, arguments = Swap(3).deap()
+    genome = list(range(10))
+    randomness = Randomness(5)
+    (changed,) = randomness.deap(function)(genome, **arguments)
+    assert changed is genome and sorted(genome) == list(range(10)) and genome != list(range(10))
 
 
 def test_tournament_picks_the_better_of_two():
     conflicts = np.array([0, 5])
     drawn = Scripted([[0, 1], [1, 0], [1, 1], [0, 0]])
-    assert Tournament(2)(conflicts, 4, drawn).tolist() == [0, 0, 1, 0]
+    assert Tournament(2).indices(conflicts, 4, drawn).tolist() == [0, 0, 1, 0]
 
 
 def test_tournament_tie_goes_to_the_first_drawn_as_in_deap():
     drawn = Scripted([[1, 0], [0, 1]])
-    assert Tournament(2)(np.array([3, 3]), 2, drawn).tolist() == [1, 0]
+    assert Tournament(2).indices(np.array([3, 3]), 2, drawn).tolist() == [1, 0]
 
 
-@pytest.mark.parametrize("name", sorted(SELECT))
-def test_every_selection_returns_rows_of_the_population(name):
-    picked = SELECT[name]()(np.arange(7), 50, Randomness(1))
+@pytest.mark.parametrize("operator", [*(cls() for cls in SELECT.values()),
+                                      DeapOperator("selTournament", (("tournsize", 3),)),
+                                      DeapOperator("selRandom")], ids=repr)
+def test_every_selection_returns_rows_of_the_population(operator):
+    picked = select_rows(operator, np.arange(7), 50, Randomness(1))
     assert picked.shape == (50,) and ((0 <= picked) & (picked < 7)).all()
+
+
+def test_a_deap_selection_on_arrays_minimises_the_fitness():
+    picked = select_rows(DeapOperator("selBest"), np.array([3, 1, 2, 1]), 3, Randomness(1))
+    assert picked.tolist() == [1, 3, 2]  # the lowest first, ties in order, as selBest sorts
+
+
+def test_a_deap_tournament_draws_from_the_runs_generator_all_the_way_down():
+    """selTournament calls selRandom: both must draw from the run's generator."""
+    import random
+
+    values = np.arange(50)
+    random.seed(7)
+    state = random.getstate()
+    first = select_rows(DeapOperator("selTournament", (("tournsize", 2),)), values, 30, Randomness(3))
+    assert random.getstate() == state
+    again = select_rows(DeapOperator("selTournament", (("tournsize", 2),)), values, 30, Randomness(3))
+    assert first.tolist() == again.tolist()
 
 
 # ---- one generation, by hand ------------------------------------------------------------------
@@ -96,8 +129,12 @@ def one_generation(**changes):
     conflicts = Conflicts(4)(population)
     assert conflicts.tolist() == [1, 2]
     rng = Scripted([[0, 1], [1, 1]], [0, 0], [0, 0])  # tournaments; swap i; swap j before skip
-    settings_ = GaSettings(population=2, offspring=2, **changes)
-    return ga.step(population, conflicts, settings_, Conflicts(4), rng)
+    sizes = {"population": 2} if changes.get("scheme") == "simple" else {"population": 2, "offspring": 2}
+    settings_ = GaSettings(**sizes, **changes)
+    fitness = Fitness(4)
+    population, conflicts, children, _ = step(population, conflicts, settings_, fitness, rng)
+    assert children.tolist() == [C0, C1] and fitness.evaluations == 2
+    return population, conflicts
 
 
 def test_ties_prefer_offspring():
@@ -112,6 +149,11 @@ def test_parents_first_ties_keep_the_parent():
 
 def test_mu_comma_lambda_keeps_only_children():
     population, conflicts = one_generation(scheme="mu,lambda")
+    assert population.tolist() == [C0, C1] and conflicts.tolist() == [2, 6]
+
+
+def test_simple_scheme_replaces_the_population_by_its_children():
+    population, conflicts = one_generation(scheme="simple")
     assert population.tolist() == [C0, C1] and conflicts.tolist() == [2, 6]
 
 
@@ -163,8 +205,8 @@ def test_board_of_one_is_solved_by_the_first_population():
 
 
 DEAP_SETTINGS = [
-    GaSettings(crossover=Pmx(0.9)),
-    GaSettings(crossover=Ordered(0.5)),
+    GaSettings(crossover=Pmx(), cxpb=0.9),
+    GaSettings(crossover=Ordered(), cxpb=0.5),
     GaSettings(mutation=Shuffle(0.2)),
 ]
 
@@ -182,7 +224,7 @@ def test_deap_operators_do_not_touch_the_random_module():
     random.seed(99)
     expected = random.random()
     random.seed(99)
-    ga.run(GaSettings(crossover=Pmx(0.9), mutation=Shuffle(0.2)), 8, 1)
+    ga.run(GaSettings(crossover=Pmx(), cxpb=0.9, mutation=Shuffle(0.2)), 8, 1)
     assert random.random() == expected
 
 
@@ -200,3 +242,81 @@ def test_runs_with_deap_operators_stay_their_own_in_threads():
     for thread in threads:
         thread.join()
     assert all(same_run(a, b) for a, b in zip(alone, together))
+
+
+# ---- the settings model: DEAP's variations, survivors, fitness and stops ------------------------
+
+
+def test_children_no_operator_touched_keep_their_fitness_and_cost_nothing():
+    """DEAP counts an evaluation when a variation operator invalidated a fitness: with varAnd
+    and no crossover nor mutation, no child is ever evaluated."""
+    settings_ = GaSettings(variation="and", mutpb=0.0, generations=30)
+    result = ga.run(settings_, 8, 1)
+    assert result.generations == 30 and result.evaluations == 20
+    assert (np.diff(result.trace[:, 1]) == 0).all()
+
+
+@pytest.mark.parametrize("variation", ["and", "or"])
+def test_evaluations_are_what_the_fitness_counted(variation):
+    settings_ = GaSettings(variation=variation, crossover=Pmx(), cxpb=0.3, mutpb=0.4,
+                           generations=40, target=None)
+    result = ga.run(settings_, 10, 2)
+    per_generation = np.diff(result.trace[:, 1])
+    assert result.evaluations == result.trace[-1, 1] == 20 + per_generation.sum()
+    assert 0 < per_generation.mean() < 20  # some children are copies, evaluated never
+
+
+def test_target_none_runs_every_generation():
+    result = ga.run(GaSettings(target=None, generations=300), 8, 1)
+    assert result.generations == 300 and result.solved and result.conflicts == 0
+
+
+def test_the_best_found_is_kept_when_survivors_can_lose_it():
+    """Survivors by tournament can drop the best; the result is the first best found, as
+    DEAP's HallOfFame(1) keeps it."""
+    settings_ = GaSettings(survivors=Tournament(2), target=None, generations=200)
+    result = ga.run(settings_, 12, 3)
+    best_by_generation = result.trace[:, 2]
+    assert (np.diff(best_by_generation) > 0).any()  # the population did lose its best
+    assert result.conflicts == best_by_generation.min()
+
+
+@pytest.mark.parametrize("engine", ["numpy", "deap"])
+def test_the_excess_fitness_reports_attacking_pairs_and_solves(engine):
+    result = ga.run(GaSettings(engine=engine, fitness="excess"), 10, 4)
+    assert result.solved and result.conflicts == 0 and is_solution(result.solution, 10)
+    unsolved = ga.run(GaSettings(engine=engine, fitness="excess", generations=0), 30, 4)
+    assert unsolved.conflicts == Conflicts(30)(unsolved.solution[None])[0]  # pairs, not excess
+
+
+@pytest.mark.parametrize("changes, says", [
+    ({"variation": "each", "mutpb": 0.5}, "mutpb does not apply: variation each"),
+    ({"cxpb": 0.7}, "cxpb does not apply: there is no crossover"),
+    ({"scheme": "simple", "offspring": 30}, "offspring does not apply"),
+    ({"scheme": "mu,lambda", "ties": "parents-first"}, "ties does not apply"),
+    ({"variation": "or", "select": Uniform()}, "select does not apply: variation or"),
+    ({"scheme": "simple", "survivors": Tournament(3)}, "survivors does not apply"),
+    ({"variation": "or", "crossover": Pmx(), "cxpb": 0.6, "mutpb": 0.5}, "cxpb + mutpb must be at most 1"),
+    ({"select": Best()}, "select must be one of tournament, uniform"),
+])
+def test_settings_that_do_not_apply_or_do_not_fit_are_refused(changes, says):
+    with pytest.raises(ValueError, match=re.escape(says)):
+        GaSettings(**changes)
+
+
+def shuffle_everything(individual, lengthen=False):
+    """A user's mutation written DEAP's way; lengthen breaks the permutation."""
+    random.shuffle(individual)
+    if lengthen:
+        individual.append(0)
+    return (individual,)
+
+
+def test_a_users_operator_runs_and_one_that_breaks_permutations_is_refused():
+    good = FunctionOperator(f"{__name__}:shuffle_everything")
+    result = ga.run(GaSettings(mutation=good, generations=50, target=None), 8, 1)
+    assert result.evaluations == 20 + 50 * 20
+    bad = FunctionOperator(f"{__name__}:shuffle_everything", (("lengthen", True),))
+    for engine in ("numpy", "deap"):
+        with pytest.raises(ValueError, match="permutation"):
+            ga.run(GaSettings(engine=engine, mutation=bad), 8, 1)

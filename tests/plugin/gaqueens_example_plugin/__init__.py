@@ -1,0 +1,1 @@
+"""A tiny gaqueens plug-in: a solver (solver.py) and a mutation (operators.py)."""
