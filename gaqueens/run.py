@@ -1,6 +1,6 @@
 """One run of one algorithm, printed like the published example.
 
-    python -m gaqueens.run --board N [--seed S] [--algorithm NAME] [FILE]
+    python -m gaqueens.run --board N [--seed S] [--algorithm NAME] [FILE [--set PATH=VALUE ...]]
 
 NAME is an algorithm's name (built in, or a plug-in's: gaqueens.registry), ga by default; with
 FILE, an experiment file, the name of one of its entries (a GA variant's too), run with the
@@ -55,14 +55,18 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="the seed (default 1)")
     parser.add_argument("--algorithm", default="ga",
                         help="the algorithm, or with FILE one of its entries (default: ga)")
+    parser.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
+                        help="with FILE: change its setting at PATH (VALUE is YAML); repeatable")
     args = parser.parse_args(argv)
     try:
         if not BOARDS.accepts(args.board):
             raise BadInput(f"--board must be {BOARDS.expected}, got {args.board}")
         if not SEED.accepts(args.seed):
             raise BadInput(f"--seed must be {SEED.expected}, got {args.seed}")
+        if args.set and not args.file:
+            raise BadInput("--set changes an experiment file's settings: give the FILE too")
         if args.file:
-            experiment = load(args.file)
+            experiment = load(args.file, overrides=args.set)
             names = [entry.name for entry in experiment.entries]
             if args.algorithm not in names:
                 raise BadInput(f"{args.file}: has no settings for {args.algorithm} "

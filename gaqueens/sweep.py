@@ -1,10 +1,12 @@
 """The sweep: every run of an experiment, stored as it finishes, then the tables and plots.
 
-    python -m gaqueens.sweep FILE [--out DIR] [--seeds FIRST..LAST] [--workers K]
-                                  [--scheduler ADDRESS] [--fresh] [--quiet]
+    python -m gaqueens.sweep FILE [--out DIR] [--seeds FIRST..LAST] [--set PATH=VALUE ...]
+                                  [--workers K] [--scheduler ADDRESS] [--fresh] [--quiet]
 
 Runs already in the output folder's store are not run again, so an interrupted sweep resumes
-where it stopped. Exit status: 0 done; 1 a run failed the verifier; 2 bad input or usage;
+where it stopped. ``--set PATH=VALUE`` changes a setting of the file as if it were written there
+(gaqueens.experiment.overrides); the manifest records it. Exit status: 0 done; 1 a run failed
+the verifier; 2 bad input or usage;
 130 interrupted.
 """
 
@@ -21,7 +23,7 @@ from gaqueens import executors, manifest
 from gaqueens.reports import outputs
 from gaqueens.board import rejection
 from gaqueens.cli import Parser
-from gaqueens.experiment import BadInput, Experiment, load, parse_seeds, settings_to_yaml
+from gaqueens.experiment import BadInput, Experiment, load, parse_seeds, run_settings
 from gaqueens.store import Busy, Store, Unreadable
 
 BATCH = 10  # runs sent to a worker at once: at most this many are lost with it
@@ -77,7 +79,7 @@ def run_sweep(experiment: Experiment, *, workers: int | None = None, scheduler: 
 
 def _sweep(experiment, workers, client, executor, fresh, progress, say, argv) -> str:
     with Store(experiment.output, write=True) as store:
-        settings = {entry.name: settings_to_yaml(entry) for entry in experiment.entries}
+        settings = {entry.name: run_settings(entry) for entry in experiment.entries}
         differences = store.differences(settings)
         if differences and not fresh:
             lines = [line for changes in differences.values() for line in changes]
@@ -167,6 +169,9 @@ def _parser() -> Parser:
     parser.add_argument("--seeds", help="FIRST..LAST, inclusive (default: the file's seeds)")
     parser.add_argument("--workers", type=int, help="local processes (default: all cores)")
     parser.add_argument("--scheduler", help="send the runs to the Dask scheduler at ADDRESS")
+    parser.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
+                        help="change the file's setting at PATH (e.g. ga.population=40; VALUE "
+                             "is YAML); repeatable")
     parser.add_argument("--fresh", action="store_true",
                         help="discard the stored runs of settings that changed")
     parser.add_argument("--quiet", action="store_true", help="no progress bar or messages")
@@ -181,7 +186,7 @@ def main(argv=None) -> int:
         if args.workers is not None and args.workers < 1:
             raise BadInput(f"--workers must be a whole number >= 1, got {args.workers}")
         seeds = parse_seeds(args.seeds) if args.seeds is not None else None
-        experiment = load(args.file, output=args.out, seeds=seeds)
+        experiment = load(args.file, output=args.out, seeds=seeds, overrides=args.set)
         table = run_sweep(experiment, workers=args.workers, scheduler=args.scheduler,
                           fresh=args.fresh, progress=not args.quiet, say=say, argv=argv)
     except (BadInput, Busy, Unreadable, executors.Unreachable) as error:

@@ -49,7 +49,7 @@ def read_ga(checker: Checker, value, where: str = "ga", inherited: dict | None =
     """GaSettings from the mapping ``value`` at ``where``, on top of the fields ``inherited``
     (already read) when a variant is read."""
     value = checker.mapping(where, value, KEYS, "a mapping of GA settings, or none")
-    given = _fields(checker, value, where)
+    given = read_fields(checker, value, where)
     settings = {**(inherited or {}), **given}
     for name, reason in not_applicable(settings).items():
         if name in given:
@@ -75,7 +75,7 @@ def _combination(checker: Checker, settings: dict, where: str) -> None:
                      f"or, got {mutpb}")
 
 
-def _fields(checker: Checker, value: dict, where: str) -> dict:
+def read_fields(checker: Checker, value: dict, where: str) -> dict:
     """The GaSettings fields a mapping gives, each checked."""
     out = {}
     for key, item in value.items():
@@ -149,7 +149,7 @@ def _named(checker: Checker, key: str, value: dict, kind: str):
 def read_variants(checker: Checker, value, ga) -> list[Entry]:
     """The variants, each the file's ga (the published GA when ga is none) with changes."""
     value = checker.mapping("variants", value, None, "a mapping from a variant's name to its changes")
-    inherited = {} if ga == "none" else _fields(checker, ga, "ga")
+    inherited = {} if ga == "none" else read_fields(checker, ga, "ga")
     entries = []
     for name, changes in value.items():
         where = join("variants", name)

@@ -41,6 +41,7 @@ class Experiment:
     entries: tuple[Entry, ...]
     reference: dict
     output: Path
+    overrides: tuple[str, ...] = ()  # the --set PATH=VALUE changes made to the file
 
     def tasks(self) -> list[tuple[str, int, int]]:
         """Every (algorithm, board, seed) the experiment runs; a deterministic algorithm runs
@@ -64,4 +65,5 @@ class Experiment:
             "algorithms": {entry.name: settings_to_yaml(entry) for entry in self.entries},
             "reference": {int(board): value for board, value in self.reference.items()},
             "output": str(self.output),
+            **({"overrides": list(self.overrides)} if self.overrides else {}),
         }

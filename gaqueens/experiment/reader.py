@@ -7,6 +7,7 @@ The keys, each optional but ``boards``:
     seeds: {first: 1, last: 100} # inclusive, >= 0, at most 10^6 of them; the default
     ga: {...}                    # GaSettings, the published ones by default; or none
     variants: {name: {...}}      # more GAs beside it, each the ga's settings with these changed
+    grid: {path: [values]}       # every combination of these ga settings, each a variant
     baselines: [local-search]    # or {backtracking: {budget: 10000000}}; default: none
     reference: {8: 100}          # published medians of the GA, per board; default: none
     output: results/n8           # default: results/<name>
@@ -20,28 +21,39 @@ from __future__ import annotations
 import math
 import os
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from gaqueens.board import has_solution
 from gaqueens.experiment.baseline_keys import BOARDS, read_baselines
 from gaqueens.experiment.checker import Checker
 from gaqueens.experiment.ga_keys import NAME, NAME_CHARS, read_ga, read_variants
+from gaqueens.experiment.grid import read_grid
 from gaqueens.experiment.model import Entry, Experiment
+from gaqueens.experiment.overrides import apply
 from gaqueens.experiment.written import MAX_BOARD_KEY
 from gaqueens.experiment.yaml_file import BadInput, join, read_yaml, shown
 from gaqueens.ranges import Whole
 
-TOP_KEYS = ("name", "boards", "seeds", "ga", "variants", "baselines", "reference", "output")
+TOP_KEYS = ("name", "boards", "seeds", "ga", "variants", "grid", "baselines", "reference", "output")
 SEED = Whole(0, 2**63 - 1)
 MAX_SEEDS = 1_000_000  # seeds in one sweep: every run is listed before the sweep starts
 
 
-def load(path, *, output=None, seeds: tuple[int, int] | None = None) -> Experiment:
+def load(path, *, output=None, seeds: tuple[int, int] | None = None,
+         overrides: list[str] = ()) -> Experiment:
     """Reads and validates an experiment file; ``output`` and ``seeds`` override the file's
-    (which must still be well formed)."""
+    (which must still be well formed), and ``overrides`` (PATH=VALUE, as --set gives them)
+    change its document before it is read."""
     path = Path(path)
-    data = read_yaml(path)
-    return _Reader(str(path)).experiment(data, path.stem, output, seeds)
+    data = apply(read_yaml(path), list(overrides))
+    try:
+        experiment = _Reader(str(path)).experiment(data, path.stem, output, seeds)
+    except BadInput as error:
+        if overrides:
+            raise BadInput(f"{error} (with --set {' --set '.join(overrides)})") from None
+        raise
+    return replace(experiment, overrides=tuple(overrides))
 
 
 def parse_seeds(text: str) -> tuple[int, int]:
@@ -87,6 +99,7 @@ class _Reader(Checker):
         if ga != "none":
             entries.append(Entry("ga", "ga", read_ga(self, ga)))
         entries += read_variants(self, data.get("variants", {}), ga)
+        entries += read_grid(self, data.get("grid", {}), ga, {entry.name for entry in entries})
         entries += read_baselines(self, data.get("baselines", []))
         if not entries:
             self.fail("ga", "is none and there are no baselines: nothing to run")

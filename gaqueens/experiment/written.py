@@ -41,6 +41,13 @@ def settings_to_yaml(entry: Entry) -> dict:
     return out
 
 
+def run_settings(entry: Entry) -> dict:
+    """What makes an entry's runs what they are, as the store records it: its settings
+    without the keys that only choose which runs to do (max-board; seeds and boards are not
+    settings either), so that changing those adds or leaves runs and never asks for --fresh."""
+    return {key: value for key, value in settings_to_yaml(entry).items() if key != MAX_BOARD_KEY}
+
+
 def operator_to_yaml(operator, names: dict):
     """An operator as a file writes it: its name, {name: PARAMETER}, or {deap: NAME, ...} or
     {function: PATH, ...} with its arguments."""

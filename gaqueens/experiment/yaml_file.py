@@ -64,6 +64,11 @@ def read_yaml(path: Path):
     except UnicodeDecodeError as error:
         line = raw.count(b"\n", 0, error.start) + 1
         raise BadInput(f"{path}: not UTF-8 text at line {line}") from None
+    return read_yaml_text(text, path)
+
+
+def read_yaml_text(text: str, path):
+    """The YAML document in ``text``, read as a file's is; ``path`` names it in a refusal."""
     try:
         loader = _Loader(text)
         node = loader.get_single_node()

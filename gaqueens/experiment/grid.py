@@ -1,0 +1,92 @@
+"""The `grid:` key of an experiment file: every combination of a few GA settings, each run as a
+variant of the file's ga.
+
+    grid:
+      population: [5, 10, 20, 40, 80]
+      select.tournament: [2, 3, 5]
+
+A key is a path into the ga's settings, as a file writes them (``population``, ``cxpb``,
+``select.tournament``, ``mutation.swap``, ``survivors.tournament``, ``stop.generations``,
+``mutation.indpb`` for a ``{deap: ...}`` mutation); its value a list of the values to try. The
+cartesian product of the lists makes the cells, each named from its values
+(``population=5,select.tournament=2``) and read exactly as a variant with those changes would
+be, before any run starts: a bad value names its cell and key path. At most MAX_CELLS cells.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import itertools
+import math
+
+import yaml
+
+from gaqueens.experiment.checker import Checker
+from gaqueens.experiment.ga_keys import KEYS, read_fields, read_ga
+from gaqueens.experiment.model import Entry
+from gaqueens.experiment.yaml_file import join
+
+MAX_CELLS = 10_000
+
+
+def read_grid(checker: Checker, value, ga, taken: set[str]) -> list[Entry]:
+    """The grid's cells as entries, after the variants whose names are ``taken``."""
+    value = checker.mapping("grid", value, None, "a mapping from a GA setting path to a list of "
+                            "values, e.g. {population: [10, 20]}")
+    if not value:
+        return []
+    base = {} if ga == "none" else ga
+    for path, values in value.items():
+        key = join("grid", path)
+        if not isinstance(path, str) or path.split(".")[0] not in KEYS:
+            close = difflib.get_close_matches(str(path).split(".")[0], KEYS, n=1)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            checker.fail(key, f"is not a path into the ga's settings{hint}; they start with one "
+                         f"of {', '.join(KEYS)}")
+        if not isinstance(values, list) or not values:
+            checker.expect(key, "a list of values to try", values)
+        if len({_text(v) for v in values}) != len(values):
+            checker.fail(key, f"lists a value twice: {values}")
+    cells = math.prod(len(values) for values in value.values())
+    if cells > MAX_CELLS:
+        checker.fail("grid", f"makes {cells:,} cells, more than {MAX_CELLS:,}: run fewer values, "
+                     "or split it into several experiments")
+    inherited = read_fields(checker, base, "ga")
+    entries = []
+    for combination in itertools.product(*value.values()):
+        name = ",".join(f"{path}={_text(v)}" for path, v in zip(value, combination))
+        if name in taken:
+            checker.fail(f"grid[{name}]", "has the name of a variant")
+        changes = {}
+        for path, setting in zip(value, combination):
+            _set(changes, base, path.split("."), setting)
+        entries.append(Entry(name, "ga", read_ga(checker, changes, f"grid[{name}]", inherited)))
+    return entries
+
+
+def _text(value) -> str:
+    """A value as a cell's name writes it: as YAML, on one line."""
+    if isinstance(value, str):
+        return value
+    return yaml.safe_dump(value, default_flow_style=True, width=10**6).strip().removesuffix("\n...")
+
+
+def _set(changes: dict, base: dict, keys: list[str], value) -> None:
+    """Sets ``value`` at the key path in ``changes``, starting from the ga's own value of the
+    first key (so that a path into an operator keeps its other arguments); a value on the way
+    that is not a mapping is replaced by one."""
+    top = keys[0]
+    if top not in changes:
+        changes[top] = copy.deepcopy(base.get(top)) if len(keys) > 1 else None
+    if len(keys) == 1:
+        changes[top] = value
+        return
+    if not isinstance(changes[top], dict):
+        changes[top] = {}
+    place = changes[top]
+    for key in keys[1:-1]:
+        if not isinstance(place.get(key), dict):
+            place[key] = {}
+        place = place[key]
+    place[keys[-1]] = value
