@@ -5,8 +5,8 @@ results as it finishes, in any order; the sweep stores them. A run's result depe
 settings and seed, so the executor changes nothing but the time.
 
 When a worker dies. A local worker process that dies (killed, out of memory) loses only the
-batch it was running: a new process takes its place and the batch is sent again, so the sweep
-ends with the rows it would have had. A batch whose worker dies LOST_LIMIT times raises
+batch it was running (and the next, sent ahead but not started): a new process takes its place
+and both are sent again, so the sweep ends with the rows it would have had. A batch whose worker dies LOST_LIMIT times raises
 WorkerLost naming its runs. On Dask the scheduler itself runs a lost worker's tasks again (up to
 its ``distributed.scheduler.allowed-failures``); a batch it gives up on (KilledWorker), or a
 scheduler that goes away, raises ClusterFailed. tests/test_faults.py kills real workers of both.
@@ -112,10 +112,13 @@ def _how(exitcode) -> str:
 
 
 class _Pool:
-    """Worker processes, each with a pipe of its own, that know which batch each runs."""
+    """Worker processes, each with a pipe of its own, that know which batches each holds: the
+    one it runs and the next (sent ahead, so that it never waits while the sweep stores)."""
+
+    AHEAD = 2  # batches a worker holds at most
 
     def __init__(self, size: int):
-        self.workers = {}  # our end of a worker's pipe -> [process, index of its batch or None]
+        self.workers = {}  # our end of a worker's pipe -> (process, its batches, oldest first)
         for _ in range(size):
             self._start()
 
@@ -127,25 +130,24 @@ class _Pool:
         process = context.Process(target=_serve, args=(theirs, inherited), daemon=True)
         process.start()
         theirs.close()
-        self.workers[ours] = [process, None]
+        self.workers[ours] = (process, deque())
 
     def results(self, batches: list[Batch]) -> Iterator:
         todo = deque(range(len(batches)))
         lost = Counter()
         try:
-            while todo or any(index is not None for _, index in self.workers.values()):
+            while todo or any(held for _, held in self.workers.values()):
                 self._hand_out(batches, todo)
                 ready = wait([*self.workers, *(p.sentinel for p, _ in self.workers.values())])
                 for ours in list(self.workers):
-                    process, index = self.workers[ours]
+                    process, held = self.workers[ours]
                     if ours in ready:
                         try:
-                            reply = ours.recv()
+                            done, failure, results = ours.recv()
                         except (EOFError, OSError):
-                            reply = None
-                        if reply is not None:
-                            self.workers[ours][1] = None
-                            done, failure, results = reply
+                            pass  # it died: its sentinel is ready too, or soon
+                        else:
+                            held.remove(done)
                             if failure:
                                 raise WorkerFailed(f"{describe(batches[done])} raised "
                                                    f"{failure.strip().splitlines()[-1]}", failure)
@@ -157,30 +159,32 @@ class _Pool:
             self.stop()
 
     def _hand_out(self, batches, todo) -> None:
-        for ours, state in self.workers.items():
-            if state[1] is None and todo:
+        for ours, (_, held) in self.workers.items():
+            while len(held) < self.AHEAD and todo:
                 index = todo.popleft()
                 try:
                     ours.send((index, batches[index]))
-                    state[1] = index
-                except OSError:  # it died idle: its sentinel tells
+                except OSError:  # it died: its sentinel tells
                     todo.appendleft(index)
+                    break
+                held.append(index)
 
     def _replace(self, ours, batches, todo, lost) -> None:
-        """A worker died: its batch goes back at the head of the queue, and a new worker
-        takes its place while there is work left."""
-        process, index = self.workers.pop(ours)
+        """A worker died: the batch it ran counts a loss, its batches go back at the head of
+        the queue, and a new worker takes its place while there is work left."""
+        process, held = self.workers.pop(ours)
         process.join(STOP_SECONDS)
         if process.is_alive():  # its pipe broke, yet it lives: end it
             process.kill()
             process.join()
         ours.close()
-        if index is not None:
-            lost[index] += 1
-            if lost[index] >= LOST_LIMIT:
-                raise WorkerLost(f"the worker process running {describe(batches[index])} died "
-                                 f"{lost[index]} times (the last {_how(process.exitcode)})")
-            todo.appendleft(index)
+        if held:
+            running = held[0]
+            lost[running] += 1
+            if lost[running] >= LOST_LIMIT:
+                raise WorkerLost(f"the worker process running {describe(batches[running])} died "
+                                 f"{lost[running]} times (the last {_how(process.exitcode)})")
+            todo.extendleft(reversed(held))
         if todo:
             self._start()
 

@@ -4,8 +4,8 @@
                                   [--scheduler ADDRESS] [--fresh] [--quiet]
 
 Runs already in the output folder's store are not run again, so an interrupted sweep resumes
-where it stopped. A worker process that dies costs only the batch it was running, which is
-computed again (gaqueens/executors.py). Exit status (gaqueens/cli.py): 0 done; 1 a run, or a
+where it stopped. A worker process that dies costs only the batch it was running (and the
+next, sent ahead), computed again on a new worker (gaqueens/executors.py). Exit status (gaqueens/cli.py): 0 done; 1 a run, or a
 stored run being exported, failed the verifier; 2 bad input or usage; 3 a fault (a batch's
 worker died three times, the disk is full, the cluster failed, an unexpected error), with one
 line and the traceback in the folder's error.log; 130 interrupted (Ctrl-C or SIGTERM). Every
