@@ -165,6 +165,22 @@ def test_workers_started_beside_another_thread_are_spawned_and_give_the_same_res
         assert all(np.array_equal(a.solution, b.solution) for a, b in zip(pooled[key], alone[key]))
 
 
+def test_plots_are_drawn_here_while_another_thread_runs():
+    from gaqueens.reports import outputs
+
+    drawn_by = []
+    stop = threading.Event()
+    beside = threading.Thread(target=stop.wait)
+    beside.start()
+    try:
+        wait = outputs._draw_elsewhere([(lambda: drawn_by.append(os.getpid()),)])
+        wait()
+    finally:
+        stop.set()
+        beside.join()
+    assert drawn_by == [os.getpid()]  # not in a forked child, which a thread's locks could hang
+
+
 # ---- the disk fills ---------------------------------------------------------------------------
 
 # A sweep under a file size limit (RLIMIT_FSIZE), SIGXFSZ ignored so that a write past it fails
