@@ -4,8 +4,9 @@
 
 Prints both counts and the time, and whether they match the shipped table (OEIS A000170 and
 A002562) where it knows the board. N runs from 1 to 18: pure Python takes seconds at 14 and
-grows about six times per row beyond. Exit status: 0 done; 1 the counts differ from the
-table; 2 bad input or usage; 130 interrupted.
+grows about six times per row beyond. Exit status (gaqueens/cli.py): 0 done; 1 the counts
+differ from the table; 2 bad input or usage; 3 an unexpected error, in one line with the
+traceback in a temporary error.log; 130 interrupted.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import re
 import sys
 import time
 
+from gaqueens import cli
 from gaqueens.board import known_solutions
 from gaqueens.counting import count
 from gaqueens.cli import Parser
@@ -32,14 +34,16 @@ def main(argv=None) -> int:
         shown = args.n if len(args.n) <= 20 else args.n[:20] + "..."
         print(f"error: N must be a whole number from 1 to {LARGEST}, got {shown!r}",
               file=sys.stderr)
-        return 2
+        return cli.BAD_INPUT
     n = int(digits[1])
     start = time.perf_counter()
     try:
         every, fundamental = count(n)
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
-        return 130
+        return cli.INTERRUPTED
+    except Exception as error:
+        return cli.fault(f"unexpected {type(error).__name__}: {error}", error)
     seconds = time.perf_counter() - start
     print(f"{n} x {n}: {every:,} solutions, {fundamental:,} fundamental, {seconds:.3f} s")
     known = known_solutions(n)
@@ -49,8 +53,8 @@ def main(argv=None) -> int:
         print("matches the published counts (OEIS A000170, A002562)")
     else:
         print(f"error: the published counts are {known[0]:,} and {known[1]:,}", file=sys.stderr)
-        return 1
-    return 0
+        return cli.REJECTED
+    return cli.DONE
 
 
 if __name__ == "__main__":

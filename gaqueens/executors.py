@@ -3,6 +3,16 @@
 Each executor takes batches (name, algorithm, settings, board, seeds) and yields each batch's
 results as it finishes, in any order; the sweep stores them. A run's result depends only on its
 settings and seed, so the executor changes nothing but the time.
+
+When a worker dies. A local worker process that dies (killed, out of memory) loses only the
+batch it was running (and the next, sent ahead but not started): a new process takes its place
+and both are sent again, so the sweep ends with the rows it would have had. A batch whose worker dies LOST_LIMIT times raises
+WorkerLost naming its runs. On Dask the scheduler itself runs a lost worker's tasks again (up to
+its ``distributed.scheduler.allowed-failures``); a batch it gives up on (KilledWorker), or a
+scheduler that goes away, raises ClusterFailed. tests/test_faults.py kills real workers of both.
+
+Processes are forked only while this process runs a single thread (forking copies one thread
+and whatever locks the others held); otherwise, and on systems without fork, they are spawned.
 """
 
 from __future__ import annotations
@@ -10,15 +20,45 @@ from __future__ import annotations
 import multiprocessing
 import signal
 import sys
+import threading
+import time
+import traceback
+from collections import Counter, deque
+from multiprocessing.connection import wait
 from typing import Iterable, Iterator
 
 from gaqueens.registry import execute_batch
 
 Batch = tuple  # (name the runs are stored by, registry.Algorithm, settings, board, [seeds])
+LOST_LIMIT = 3  # deaths of the same batch's worker before the sweep gives up
+STOP_SECONDS = 2.0  # workers are given this long to end on SIGTERM, then killed
 
 
 class Unreachable(Exception):
     """The Dask scheduler cannot be reached."""
+
+
+class WorkerLost(Exception):
+    """The worker processes running one batch died LOST_LIMIT times."""
+
+
+class WorkerFailed(Exception):
+    """A run raised an exception in a worker process: a bug; ``details`` is its traceback."""
+
+    def __init__(self, message: str, details: str):
+        super().__init__(message)
+        self.details = details
+
+
+class ClusterFailed(Exception):
+    """The Dask cluster cannot finish the runs: it gave up on a batch, or went away."""
+
+
+def describe(batch: Batch) -> str:
+    """The runs of a batch in a few words: its algorithm, board and seeds."""
+    name, _, _, board, seeds = batch
+    shown = f"seed {seeds[0]}" if len(seeds) == 1 else f"seeds {seeds[0]} to {seeds[-1]}"
+    return f"{name} on board {board}, {shown}"
 
 
 def _run(batch: Batch):
@@ -30,6 +70,9 @@ def in_process(batches: Iterable[Batch]) -> Iterator:
         yield _run(batch)
 
 
+# ---- local processes ---------------------------------------------------------------------
+
+
 def _worker_signals():
     # Ctrl-C reaches every process of the terminal's group: the sweep alone handles it, and
     # stops its workers with SIGTERM, which ends them quietly (not the sweep's own handler).
@@ -37,21 +80,152 @@ def _worker_signals():
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def local_pool(batches: list[Batch], workers: int) -> Iterator:
-    """A pool of ``workers`` processes, started now (before the sweep starts any thread):
-    forked on Linux, so they start without importing anything again."""
-    method = "fork" if sys.platform == "linux" else "spawn"
-    pool = multiprocessing.get_context(method).Pool(workers, initializer=_worker_signals)
-    return _pooled(pool, batches)
+def _serve(connection, inherited) -> None:
+    """A worker: runs the batches that come down ``connection`` until it closes. A forked
+    worker first closes its copies of the sweep's ends of the pipes (``inherited``), so that
+    it sees the end of its own pipe when the sweep dies, and leaves."""
+    _worker_signals()
+    for other in inherited:
+        other.close()
+    while True:
+        try:
+            index, batch = connection.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            reply = (index, None, execute_batch(*batch[1:]))
+        except Exception:
+            reply = (index, traceback.format_exc(), None)
+        try:
+            connection.send(reply)
+        except OSError:
+            return
 
 
-def _pooled(pool, batches: list[Batch]) -> Iterator:
-    try:
-        yield from pool.imap_unordered(_run, batches)
-        pool.close()
-    finally:
-        pool.terminate()
-        pool.join()
+def _how(exitcode) -> str:
+    if exitcode is not None and exitcode < 0:
+        try:
+            return f"killed by {signal.Signals(-exitcode).name}"
+        except ValueError:
+            return f"killed by signal {-exitcode}"
+    return f"exit status {exitcode}"
+
+
+class _Pool:
+    """Worker processes, each with a pipe of its own, that know which batches each holds: the
+    one it runs and the next (sent ahead, so that it never waits while the sweep stores)."""
+
+    AHEAD = 2  # batches a worker holds at most
+
+    def __init__(self, size: int):
+        self.workers = {}  # our end of a worker's pipe -> (process, its batches, oldest first)
+        for _ in range(size):
+            self._start()
+
+    def _start(self) -> None:
+        forking = sys.platform == "linux" and threading.active_count() == 1
+        context = multiprocessing.get_context("fork" if forking else "spawn")
+        ours, theirs = context.Pipe()
+        inherited = [*self.workers, ours] if forking else []
+        process = context.Process(target=_serve, args=(theirs, inherited), daemon=True)
+        process.start()
+        theirs.close()
+        self.workers[ours] = (process, deque())
+
+    def results(self, batches: list[Batch]) -> Iterator:
+        todo = deque(range(len(batches)))
+        lost = Counter()
+        try:
+            while todo or any(held for _, held in self.workers.values()):
+                self._hand_out(batches, todo)
+                ready = wait([*self.workers, *(p.sentinel for p, _ in self.workers.values())])
+                for ours in list(self.workers):
+                    process, held = self.workers[ours]
+                    if ours in ready:
+                        try:
+                            done, failure, results = ours.recv()
+                        except (EOFError, OSError):
+                            pass  # it died: its sentinel is ready too, or soon
+                        else:
+                            held.remove(done)
+                            if failure:
+                                raise WorkerFailed(f"{describe(batches[done])} raised "
+                                                   f"{failure.strip().splitlines()[-1]}", failure)
+                            yield batches[done], results
+                            continue
+                    if ours in ready or process.sentinel in ready:
+                        self._replace(ours, batches, todo, lost)
+        finally:
+            self.stop()
+
+    def _hand_out(self, batches, todo) -> None:
+        for ours, (_, held) in self.workers.items():
+            while len(held) < self.AHEAD and todo:
+                index = todo.popleft()
+                try:
+                    ours.send((index, batches[index]))
+                except OSError:  # it died: its sentinel tells
+                    todo.appendleft(index)
+                    break
+                held.append(index)
+
+    def _replace(self, ours, batches, todo, lost) -> None:
+        """A worker died: the batch it ran counts a loss, its batches go back at the head of
+        the queue, and a new worker takes its place while there is work left."""
+        process, held = self.workers.pop(ours)
+        process.join(STOP_SECONDS)
+        if process.is_alive():  # its pipe broke, yet it lives: end it
+            process.kill()
+            process.join()
+        ours.close()
+        if held:
+            running = held[0]
+            lost[running] += 1
+            if lost[running] >= LOST_LIMIT:
+                raise WorkerLost(f"the worker process running {describe(batches[running])} died "
+                                 f"{lost[running]} times (the last {_how(process.exitcode)})")
+            todo.extendleft(reversed(held))
+        if todo:
+            self._start()
+
+    def stop(self) -> None:
+        """Ends every worker: SIGTERM, then SIGKILL after STOP_SECONDS."""
+        for process, _ in self.workers.values():
+            if process.is_alive():
+                process.terminate()
+        deadline = time.monotonic() + STOP_SECONDS
+        for ours, (process, _) in self.workers.items():
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.is_alive():
+                process.kill()
+                process.join()
+            ours.close()
+        self.workers.clear()
+
+
+class _Running:
+    """The results of a pool, iterated once; ``close`` ends its workers, started or not."""
+
+    def __init__(self, pool: _Pool, batches: list[Batch]):
+        self.pool = pool
+        self.results = pool.results(batches)
+
+    def __iter__(self):
+        return self.results
+
+    def close(self) -> None:
+        self.results.close()
+        self.pool.stop()
+
+
+def local_pool(batches: list[Batch], workers: int):
+    """``workers`` processes, started now (before the sweep starts any thread, so forked on
+    Linux: they start without importing anything again); iterating gives results as they
+    come, and ``close()`` ends the workers."""
+    return _Running(_Pool(workers), batches)
+
+
+# ---- Dask ----------------------------------------------------------------------------------
 
 
 def connect(address: str):
@@ -69,14 +243,28 @@ def connect(address: str):
 def dask_cluster(batches: list[Batch], client) -> Iterator:
     """Batches submitted through a Dask ``client``; results come back to this process, so the
     store keeps a single writer."""
-    from distributed import as_completed
+    from concurrent.futures import CancelledError
 
-    futures = [client.submit(_run, batch, pure=False) for batch in batches]
+    from distributed import KilledWorker, as_completed
+
+    futures = {client.submit(_run, batch, pure=False): batch for batch in batches}
     try:
         with client.as_current():
             for future in as_completed(futures):
-                yield future.result()
+                try:
+                    result = future.result()
+                except KilledWorker:
+                    raise ClusterFailed(
+                        f"the Dask workers running {describe(futures[future])} died each time "
+                        "and the scheduler gave up on it (KilledWorker; see its "
+                        "distributed.scheduler.allowed-failures)") from None
+                except (CancelledError, OSError, TimeoutError) as error:
+                    address = getattr(client.scheduler, "address", "")
+                    raise ClusterFailed(
+                        f"the Dask scheduler {address} stopped answering while running "
+                        f"{describe(futures[future])} ({type(error).__name__})") from None
+                yield result
     finally:
         pending = [future for future in futures if not future.done()]
-        if pending:
+        if pending and client.status == "running":
             client.cancel(pending)

@@ -7,7 +7,8 @@ or ``module:object``), or by an import path in the file (``{plugin: package.modu
 algorithm is anything with the shape of a built-in baseline module: ``run(settings, board,
 seed) -> Result``, ``Settings`` (a frozen dataclass whose fields are its settings, with
 ranges.setting to have their ranges checked when a file loads), ``UNIT`` (its unit of work)
-and optionally ``DETERMINISTIC`` (True when the seed changes nothing).
+and optionally ``DETERMINISTIC`` (True when the seed changes nothing) and ``PERMUTATION``
+(False when its placements may put two queens in a column).
 
 Operators: the built-in names (OPERATORS, per kind: select, survivors, crossover, mutation);
 any function of DEAP's deap.tools by its name, ``{deap: NAME, ...arguments}``; a user's own,
@@ -43,19 +44,22 @@ ENTRY_POINTS = "gaqueens.algorithms"
 @dataclass(frozen=True)
 class Algorithm:
     """An algorithm a sweep can run: ``run(settings, board, seed) -> Result``, its settings
-    class (defaults are the documented ones), its unit of work, and whether the seed changes
-    nothing (one run per board is then enough)."""
+    class (defaults are the documented ones), its unit of work, whether the seed changes
+    nothing (one run per board is then enough), and whether its placements are permutations
+    (a queen per column too), which the verifier then checks."""
 
     run: Callable[[object, int, int], Result]
     settings: type
     unit: str
     deterministic: bool = False
+    permutation: bool = True
 
 
 ALGORITHMS: dict[str, Algorithm] = {
     "ga": Algorithm(ga.run, ga.GaSettings, ga.UNIT),
     "local-search": Algorithm(local_search.run, local_search.Settings, local_search.UNIT),
-    "min-conflicts": Algorithm(min_conflicts.run, min_conflicts.Settings, min_conflicts.UNIT),
+    "min-conflicts": Algorithm(min_conflicts.run, min_conflicts.Settings, min_conflicts.UNIT,
+                               permutation=False),  # columns may clash until it solves
     "backtracking": Algorithm(backtracking.run, backtracking.Settings, backtracking.UNIT,
                               deterministic=True),
     "backtracking-heuristic": Algorithm(backtracking_heuristic.run, backtracking_heuristic.Settings,
@@ -121,7 +125,8 @@ def _shaped(target, where: str) -> Algorithm:
     if not dataclasses.is_dataclass(target.Settings):
         raise Unknown(f"({where}) has a Settings that is not a dataclass")
     return Algorithm(target.run, target.Settings, str(target.UNIT),
-                     bool(getattr(target, "DETERMINISTIC", False)))
+                     bool(getattr(target, "DETERMINISTIC", False)),
+                     bool(getattr(target, "PERMUTATION", True)))
 
 
 def execute(algorithm: Algorithm, settings, board: int, seed: int) -> Result:

@@ -6,17 +6,19 @@ NAME is an algorithm's name (built in, or a plug-in's: gaqueens.registry), ga by
 FILE, an experiment file, the name of one of its entries (a GA variant's too), run with the
 file's settings (the published ones by default).
 Prints the conflicts and the work it took, the columns (shortened for big boards), the board
-for N up to 20, and the wall time. Exit status: 0 done; 1 the verifier rejects the answer;
-2 bad input or usage; 130 interrupted.
+for N up to 20, and the wall time. Exit status (gaqueens/cli.py): 0 done; 1 the verifier
+rejects the answer (gaqueens/checks.py); 2 bad input or usage; 3 an unexpected error, in one
+line with the traceback in a temporary error.log; 130 interrupted.
 """
 
 from __future__ import annotations
 
 import sys
 
-from gaqueens import registry
+from gaqueens import cli, registry
 from gaqueens.registry import execute
-from gaqueens.board import drawing, has_solution, rejection
+from gaqueens.board import drawing, has_solution
+from gaqueens.checks import claims, run_problem
 from gaqueens.cli import Parser
 from gaqueens.experiment import BOARDS, SEED, BadInput, load
 
@@ -59,6 +61,16 @@ def main(argv=None) -> int:
                         help="with FILE: change its setting at PATH (VALUE is YAML); repeatable")
     args = parser.parse_args(argv)
     try:
+        return _run(args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return cli.INTERRUPTED
+    except Exception as error:
+        return cli.fault(f"unexpected {type(error).__name__}: {error}", error)
+
+
+def _run(args) -> int:
+    try:
         if not BOARDS.accepts(args.board):
             raise BadInput(f"--board must be {BOARDS.expected}, got {args.board}")
         if not SEED.accepts(args.seed):
@@ -83,19 +95,15 @@ def main(argv=None) -> int:
             raise BadInput(f"--board {args.board} has no solution (boards 2 and 3 have none)")
     except BadInput as error:
         print(f"error: {error}", file=sys.stderr)
-        return 2
-    try:
-        result = execute(algorithm, settings, args.board, args.seed)
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+        return cli.BAD_INPUT
+    result = execute(algorithm, settings, args.board, args.seed)
     print(report(args.algorithm, algorithm.unit, result, result.seconds))
-    problem = rejection(result.solution, args.board, result.conflicts, result.solved,
-                        getattr(settings, "solved_at", 0), getattr(settings, "fitness", "pairs"))
+    problem = run_problem(claims(algorithm, settings), result.solution, args.board,
+                          result.conflicts, result.solved)
     if problem:
         print(f"error: the verifier rejects the answer: {problem}", file=sys.stderr)
-        return 1
-    return 0
+        return cli.REJECTED
+    return cli.DONE
 
 
 if __name__ == "__main__":

@@ -6,20 +6,26 @@ synchronous=FULL), so a kill -9 or a power loss leaves every committed run whole
 half-written. A row's key is (algorithm, board, seed): a rerun adds only the missing ones. The
 store remembers each algorithm's settings and refuses runs of other settings unless the sweep
 starts afresh. One sweep at a time may write: it holds an exclusive lock on runs.lock, which the
-system releases when the process ends, however it ends.
+system releases when the process ends, however it ends, and which no child process inherits
+(gaqueens/lock.py).
+
+A write that fails (the disk full, a file size limit or a quota reached, a failing device)
+raises WriteFailed: the transaction is rolled back, and every batch committed before stays whole
+(tests/test_faults.py lowers the file size limit of a real sweep and checks the store).
 """
 
 from __future__ import annotations
 
-import fcntl
 import io
 import json
 import sqlite3
 import zlib
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
+from gaqueens import lock
 from gaqueens.result import TRACE_COLUMNS, Result
 
 FILE = "runs.sqlite"
@@ -47,6 +53,21 @@ class Unreadable(Exception):
     """The folder's runs.sqlite is not a store gaqueens can read."""
 
 
+class WriteFailed(Exception):
+    """Writing runs.sqlite failed: the disk is full, a file size limit or quota is reached, or
+    the device failed. The runs committed before are kept."""
+
+
+def _write_failure(error: sqlite3.Error) -> bool:
+    """Whether SQLite's ``error`` is a failed write (SQLITE_FULL: no room; SQLITE_IOERR_*: the
+    system refused a write, as with EFBIG past a file size limit) rather than bad data."""
+    name = getattr(error, "sqlite_errorname", None)  # Python 3.11 and later
+    if name is not None:
+        return name == "SQLITE_FULL" or name.startswith("SQLITE_IOERR")
+    text = str(error)
+    return "disk is full" in text or "disk I/O error" in text
+
+
 class Store:
     """Opens (creating if needed) the store of ``folder``; with ``write=True`` it takes the
     folder's lock first."""
@@ -56,22 +77,23 @@ class Store:
         self._lock = None
         if write:
             self.folder.mkdir(parents=True, exist_ok=True)
-            self._lock = open(self.folder / "runs.lock", "w")
-            try:
-                fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                self._lock.close()
+            self._lock = lock.take(self.folder / "runs.lock")
+            if self._lock is None:
                 raise Busy(f"{self.folder}: another sweep is writing here; wait for it or "
-                           "choose another --out") from None
+                           "choose another --out")
         elif not (self.folder / FILE).exists():
             raise FileNotFoundError(f"{self.folder / FILE}: no stored runs")
         self.db = sqlite3.connect(self.folder / FILE, timeout=30)
         try:
             if write:
-                self.db.execute("PRAGMA journal_mode=WAL")
-                self.db.execute("PRAGMA synchronous=FULL")
-                self.db.executescript(SCHEMA)
+                with self._writing():
+                    self.db.execute("PRAGMA journal_mode=WAL")
+                    self.db.execute("PRAGMA synchronous=FULL")
+                    self.db.executescript(SCHEMA)
             self.db.execute("SELECT algorithm, board, seed, trace FROM runs LIMIT 1")
+        except WriteFailed:
+            self.close()
+            raise
         except sqlite3.DatabaseError as error:
             self.close()
             raise Unreadable(f"{self.folder / FILE}: not a store of gaqueens runs ({error}); "
@@ -79,8 +101,21 @@ class Store:
 
     def close(self):
         self.db.close()
-        if self._lock:
-            self._lock.close()
+        if self._lock is not None:
+            lock.release(self._lock)
+            self._lock = None
+
+    @contextmanager
+    def _writing(self):
+        """One transaction; a failed write becomes WriteFailed, after the rollback."""
+        try:
+            with self.db:
+                yield
+        except sqlite3.OperationalError as error:
+            if not _write_failure(error):
+                raise
+            raise WriteFailed(f"{self.folder}: writing {FILE} failed ({error}): the disk is "
+                              "full, a file size limit is reached or the device failed") from error
 
     def __enter__(self):
         return self
@@ -107,7 +142,7 @@ class Store:
 
     def use(self, settings: dict[str, dict]) -> None:
         """Records the settings of algorithms new to the store."""
-        with self.db:
+        with self._writing():
             self.db.executemany(
                 "INSERT OR IGNORE INTO algorithms VALUES (?, ?)",
                 [(name, json.dumps(value, sort_keys=True)) for name, value in settings.items()],
@@ -115,7 +150,7 @@ class Store:
 
     def discard(self, names) -> None:
         """Forgets the runs and settings of the algorithms ``names``."""
-        with self.db:
+        with self._writing():
             for name in names:
                 self.db.execute("DELETE FROM runs WHERE algorithm = ?", (name,))
                 self.db.execute("DELETE FROM algorithms WHERE name = ?", (name,))
@@ -135,8 +170,14 @@ class Store:
             )
             for seed, r in results
         ]
-        with self.db:
+        with self._writing():
             self.db.executemany(f"INSERT INTO runs VALUES ({', '.join('?' * 11)})", rows)
+
+    def each(self):
+        """Every stored run, one at a time, by key: its RUN_COLUMNS values and its trace, still
+        packed (None for a baseline; :func:`unpack` reads it)."""
+        yield from self.db.execute(f"SELECT {', '.join(RUN_COLUMNS)}, trace FROM runs "
+                                   "ORDER BY algorithm, board, seed")
 
     def runs(self, keys=None):
         """The stored runs as a DataFrame with RUN_COLUMNS, ordered by algorithm, board and

@@ -5,13 +5,18 @@
 
 Runs already in the output folder's store are not run again, so an interrupted sweep resumes
 where it stopped. ``--set PATH=VALUE`` changes a setting of the file as if it were written there
-(gaqueens.experiment.overrides); the manifest records it. Exit status: 0 done; 1 a run failed
-the verifier; 2 bad input or usage;
-130 interrupted.
+(gaqueens.experiment.overrides); the manifest records it. A worker process that dies costs
+only the batch it was running (and the next, sent ahead), computed again on a new worker
+(gaqueens/executors.py). Exit status (gaqueens/cli.py): 0 done; 1 a run, or a stored run being
+exported, failed the verifier; 2 bad input or usage; 3 a fault (a batch's worker died three
+times, the disk is full, the cluster failed, an unexpected error), with one line and the
+traceback in the folder's error.log; 130 interrupted (Ctrl-C or SIGTERM). Every fault keeps
+the runs stored before it.
 """
 
 from __future__ import annotations
 
+import errno
 import importlib
 import os
 import signal
@@ -19,12 +24,12 @@ import sys
 import threading
 from collections import defaultdict
 
-from gaqueens import executors, manifest
+from gaqueens import cli, executors, manifest
+from gaqueens.checks import Invalid, entry_claims, run_problem
 from gaqueens.reports import outputs
-from gaqueens.board import rejection
 from gaqueens.cli import Parser
 from gaqueens.experiment import BadInput, Experiment, load, parse_seeds, run_settings
-from gaqueens.store import Busy, Store, Unreadable
+from gaqueens.store import Busy, Store, Unreadable, WriteFailed
 
 BATCH = 10  # runs sent to a worker at once: at most this many are lost with it
 
@@ -52,10 +57,10 @@ def batches(experiment: Experiment, todo: list[tuple[str, int, int]], workers: i
     return out
 
 
-def verify(name: str, settings, board: int, seed: int, result) -> None:
-    """Checks a run's claims with the independent verifier before it is stored."""
-    problem = rejection(result.solution, board, result.conflicts, result.solved,
-                        getattr(settings, "solved_at", 0), getattr(settings, "fitness", "pairs"))
+def verify(name: str, rule, board: int, seed: int, result) -> None:
+    """Checks a run's claims (``rule``, gaqueens/checks.py) with the independent verifier
+    before it is stored."""
+    problem = run_problem(rule, result.solution, board, result.conflicts, result.solved)
     if problem:
         raise Rejected(f"the verifier rejects {name} on board {board}, seed {seed}: {problem}")
 
@@ -65,7 +70,9 @@ def run_sweep(experiment: Experiment, *, workers: int | None = None, scheduler: 
     """Runs the experiment's missing runs and writes its outputs; returns the results table
     (markdown). Raises BadInput for settings that differ from the stored ones (unless
     ``fresh``, which discards the runs of those), Busy when another sweep writes into the same
-    folder, Unreadable for a store that is not one, Interrupted, and Rejected."""
+    folder, Unreadable for a store that is not one, Interrupted, Rejected, Invalid (a stored
+    run fails the verifier as it is exported), and the faults: executors.WorkerLost,
+    WorkerFailed and ClusterFailed, store.WriteFailed, OSError."""
     workers = workers or os.cpu_count() or 1
     executor = f"dask scheduler {scheduler}" if scheduler else (
         f"{workers} local processes" if workers > 1 else "1 process")
@@ -95,24 +102,37 @@ def _sweep(experiment, workers, client, executor, fresh, progress, say, argv) ->
         say(f"{experiment.name}: {len(tasks) - len(todo)} of {len(tasks)} runs stored, "
             f"{len(todo)} to compute on {executor}")
         results = _executor(batches(experiment, todo, workers), workers, client)
-        imported = _import_later(*outputs.HEAVY)
-        record = manifest.start(experiment, argv, executor)
-        record["runs_stored_before"] = len(tasks) - len(todo)
-        if todo or manifest.read(experiment.output) is None:
-            outputs.remove(experiment.output)
-            manifest.write(experiment.output, record)
         try:
-            _store(store, results, len(todo), experiment.name, progress)
-        except (Interrupted, Rejected) as error:
-            failed = f"failed: {error}" if isinstance(error, Rejected) else "interrupted"
-            record.update(ended=manifest.now(), status=failed)
-            manifest.write(experiment.output, record)
-            raise
+            imported = _import_later(*outputs.HEAVY)
+            record = manifest.start(experiment, argv, executor)
+            record["runs_stored_before"] = len(tasks) - len(todo)
+            if todo or manifest.read(experiment.output) is None:
+                outputs.remove(experiment.output)
+                manifest.write(experiment.output, record)
+            try:
+                _store(store, results, len(todo), experiment, progress)
+            except BaseException as error:
+                stopped = ("interrupted" if isinstance(error, (Interrupted, KeyboardInterrupt))
+                           else f"failed: {cli.one_line(error)}")
+                record.update(ended=manifest.now(), status=stopped)
+                try:
+                    manifest.write(experiment.output, record)
+                except OSError:
+                    pass  # the disk may be full: the store says what is done
+                raise
+        finally:
+            results.close()
         if todo:
             record.update(ended=manifest.now(), status="complete")
             manifest.write(experiment.output, record)
         imported.join()
-        return outputs.write(store, experiment)
+        try:
+            table = outputs.write(store, experiment)
+        except OSError as error:
+            error.filename = error.filename or "the tables and plots"
+            raise
+        (experiment.output / cli.LOG).unlink(missing_ok=True)  # an earlier fault's, now stale
+        return table
 
 
 def _import_later(*modules: str) -> threading.Thread:
@@ -132,25 +152,30 @@ def _executor(work: list[tuple], workers: int, client):
     return executors.in_process(work)
 
 
-def _store(store, results, count: int, title: str, progress: bool) -> None:
-    """Verifies and stores each batch of results as it arrives."""
+def _store(store, results, count: int, experiment: Experiment, progress: bool) -> None:
+    """Verifies and stores each batch of results as it arrives; SIGTERM interrupts it as
+    Ctrl-C does."""
     from tqdm import tqdm
 
+    rules = entry_claims(experiment.entries)
+    tqdm.monitor_interval = 0  # no monitor thread: processes are forked only without threads
     bar = tqdm(total=count, unit="run", disable=None if progress and count else True,
-               file=sys.stderr, desc=title, dynamic_ncols=True)
+               file=sys.stderr, desc=experiment.name, dynamic_ncols=True)
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         for (name, algorithm, settings, board, _), finished in results:
             for seed, result in finished:
-                verify(name, settings, board, seed, result)
+                verify(name, rules[name], board, seed, result)
             store.add(name, algorithm.unit, board, finished)
             bar.update(len(finished))
     except KeyboardInterrupt:
         raise Interrupted() from None
     finally:
-        results.close()
-        bar.close()
-        signal.signal(signal.SIGTERM, previous)
+        try:
+            results.close()
+        finally:
+            bar.close()
+            signal.signal(signal.SIGTERM, previous)
 
 
 def _terminate(signum, frame):
@@ -182,6 +207,7 @@ def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = _parser().parse_args(argv)
     say = (lambda *a, **k: None) if args.quiet else (lambda text: print(text, file=sys.stderr))
+    experiment = None
     try:
         if args.workers is not None and args.workers < 1:
             raise BadInput(f"--workers must be a whole number >= 1, got {args.workers}")
@@ -191,17 +217,44 @@ def main(argv=None) -> int:
                           fresh=args.fresh, progress=not args.quiet, say=say, argv=argv)
     except (BadInput, Busy, Unreadable, executors.Unreachable) as error:
         print(f"error: {error}", file=sys.stderr)
-        return 2
+        return cli.BAD_INPUT
     except Rejected as error:
         print(f"error: {error}; the runs before it are stored", file=sys.stderr)
-        return 1
+        return cli.REJECTED
+    except Invalid as error:
+        print(f"error: {error}; python -m gaqueens.verify {experiment.output} lists every "
+              "problem", file=sys.stderr)
+        return cli.REJECTED
     except (Interrupted, KeyboardInterrupt):
         print("\ninterrupted: the runs stored so far are kept; run the same command again to "
               "resume", file=sys.stderr)
-        return 130
+        return cli.INTERRUPTED
+    except Exception as error:
+        folder = experiment.output if experiment is not None else None
+        return cli.fault(_fault_line(error, folder), error, folder,
+                         getattr(error, "details", ""))
     say(f"wrote {experiment.output}: runs.csv, summary.csv, summary.md and plots")
     print(table)
-    return 0
+    return cli.DONE
+
+
+NO_ROOM = {errno.ENOSPC, errno.EFBIG, getattr(errno, "EDQUOT", errno.ENOSPC)}
+KEPT = "the runs stored so far are kept: run the same command again to go on"
+
+
+def _fault_line(error: Exception, folder) -> str:
+    """The line a fault is reported by."""
+    if isinstance(error, (executors.WorkerLost, executors.ClusterFailed)):
+        return f"{error}; {KEPT}"
+    if isinstance(error, WriteFailed):
+        return f"{error}; {KEPT}"
+    if isinstance(error, OSError) and error.errno in NO_ROOM:
+        written = os.path.basename(str(error.filename or "")) or "a file"
+        return (f"{folder or 'the output folder'}: writing {written} failed ({error.strerror}): "
+                f"the disk is full or a file size limit is reached; {KEPT}")
+    if isinstance(error, executors.WorkerFailed):
+        return f"a run failed in its worker process: {error}; {KEPT}"
+    return f"unexpected {type(error).__name__}: {error}; {KEPT}"
 
 
 if __name__ == "__main__":

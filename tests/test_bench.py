@@ -19,6 +19,7 @@ def test_quick_bench_prints_its_sections(tmp_path):
     for section in ("### (a) Engine cost", "### (b) The whole table", "### (c) The main job",
                     "### (d) Per board"):
         assert section in done.stdout
+    assert "skipped" not in done.stdout  # every section found what it measures
     assert (out / "bench.md").read_text(encoding="utf-8").startswith("**gaqueens benchmark**")
     header = (out / "bench.csv").read_text(encoding="utf-8").splitlines()[0]
     assert header == ",".join(common.CSV_COLUMNS)

@@ -3,7 +3,6 @@
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -16,25 +15,10 @@ from gaqueens import load, read_runs, read_traces, run_sweep
 from gaqueens.board import is_solution
 from gaqueens.store import Store
 from gaqueens.sweep import main
+from sweeps import LONG, QUIET, TINY, experiment_file, rows, start_sweep, stored, wait_for_runs
 
-TINY = """\
-boards: [8, 10]
-seeds: {first: 1, last: 6}
-reference: {8: 100}
-"""
 RUN_COLUMNS = ["algorithm", "board", "seed", "solved", "conflicts", "generations",
                "evaluations", "unit", "seconds", "solution"]
-
-
-def experiment_file(tmp_path, text=TINY, name="tiny.yaml"):
-    path = tmp_path / name
-    path.write_text(text)
-    return str(path)
-
-
-def rows(folder):
-    """runs.csv without the timings, which differ from run to run."""
-    return pd.read_csv(folder / "runs.csv").drop(columns="seconds")
 
 
 def sweep(tmp_path, out, *args, text=TINY):
@@ -119,41 +103,6 @@ def test_the_python_api_reads_runs_and_traces_as_dataframes(tmp_path):
 
 # ---- interruptions, in a real process -----------------------------------------------------------
 
-LONG = """\
-boards: [48]
-seeds: {first: 1, last: 300}
-"""
-
-
-def start_sweep(tmp_path, out):
-    return subprocess.Popen(
-        [sys.executable, "-m", "gaqueens.sweep", experiment_file(tmp_path, LONG), "--out", str(out),
-         "--workers", "2"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-        env={**os.environ, "CI": "true"},
-    )
-
-
-def wait_for_runs(out, at_least, process, seconds=60):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        assert process.poll() is None, process.communicate()
-        try:
-            with sqlite3.connect(out / "runs.sqlite") as db:
-                if db.execute("SELECT count(*) FROM runs").fetchone()[0] >= at_least:
-                    return
-        except sqlite3.OperationalError:
-            pass
-        time.sleep(0.05)
-    raise AssertionError("the sweep stored no runs in time")
-
-
-def stored(out):
-    with sqlite3.connect(out / "runs.sqlite") as db:
-        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-        return db.execute("SELECT count(*), count(DISTINCT seed) FROM runs").fetchone()
-
-
 def test_kill_9_loses_only_the_runs_in_flight_and_a_rerun_completes_them(tmp_path):
     out = tmp_path / "out"
     process = start_sweep(tmp_path, out)
@@ -165,7 +114,7 @@ def test_kill_9_loses_only_the_runs_in_flight_and_a_rerun_completes_them(tmp_pat
     assert not (out / "runs.csv").exists()  # no partial table presented as complete
     resumed = subprocess.run(
         [sys.executable, "-m", "gaqueens.sweep", str(tmp_path / "tiny.yaml"), "--out", str(out)],
-        capture_output=True, text=True, env={**os.environ, "CI": "true"},
+        capture_output=True, text=True, env=QUIET,
     )
     assert resumed.returncode == 0, resumed.stderr
     assert f"{count} of 300 runs stored, {300 - count} to compute" in resumed.stderr

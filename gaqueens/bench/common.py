@@ -11,12 +11,11 @@ from pathlib import Path
 
 from gaqueens.files import write_text
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]  # the checkout: gaqueens/bench/common.py
 EXPERIMENTS = ROOT / "experiments"
 GENOXIDE_VERSION = "0.13.1"
 NUMPY, DEAP = "engine: numpy", "engine: deap"  # the GA on each of its engines
 INSTALL = "pip install 'gaqueens[bench]'"
-REFERENCE_BOARDS, REFERENCE_SEEDS = (8, 16, 32), range(1, 1001)
 CSV_COLUMNS = ("section", "engine", "board", "seeds", "repetition", "seconds", "evaluations")
 
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import multiprocessing
 import sys
+import threading
 from pathlib import Path
 
-from gaqueens import manifest
+from gaqueens import checks, manifest
 from gaqueens.files import write_text
 
 EXPORTS = ("runs.csv", "summary.csv", "summary.md", "convergence.png", "ecdf.png", "seconds.png",
@@ -53,6 +54,10 @@ def write(store, experiment) -> str:
     name = title(experiment)
     keys = set(experiment.tasks())
     runs = _in_entry_order(store.runs(keys), experiment)
+    problems = checks.rows_problems(runs, checks.entry_claims(experiment.entries))
+    if problems:  # stored runs are verified as they come; this one was altered since
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise checks.Invalid(f"{folder / 'runs.sqlite'}: the verifier rejects {problems[0]}{more}")
     traces = _in_entry_order(store.traces(keys), experiment)
     several = runs["algorithm"].nunique() > 1
     searched = (runs["unit"] != "none").any()
@@ -92,8 +97,9 @@ def _draw_elsewhere(jobs):
     """Starts drawing each of ``jobs`` (function, *arguments) in a forked process of its own,
     on the cores the finished runs leave idle, while this one writes the tables; returns a
     function that waits for them. Where processes are not forked, or one fails, it draws the
-    plot here (and so raises what went wrong)."""
-    if sys.platform != "linux":
+    plot here (and so raises what went wrong). No process is forked while another thread of
+    this one runs (a Dask client's, a notebook's): it draws here then."""
+    if sys.platform != "linux" or threading.active_count() > 1:
         return lambda: [_draw(*job) for job in jobs]
     fork = multiprocessing.get_context("fork")
     started = [(job, fork.Process(target=_draw, args=job)) for job in jobs]

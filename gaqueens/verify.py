@@ -1,0 +1,245 @@
+"""Re-checks an output folder: its runs by the independent verifier, its exported files against
+what they were exported from, and its manifest against its store.
+
+    python -m gaqueens.verify DIR
+
+With the folder's store (runs.sqlite):
+
+- the store passes SQLite's integrity check;
+- every stored run passes the verifier (gaqueens/checks.py) with the target of the settings
+  stored beside it, and a GA run's trace counts generations 0, 1, ... and ends at the run's
+  generations and evaluations, with the run's conflicts as its best;
+- manifest.json records a complete sweep whose algorithms have the stored settings, and every
+  run of its experiment is stored;
+- runs.csv and summary.csv are what the store gives: exported again in memory (the runs of the
+  manifest's experiment in its order, the summary from gaqueens/reports/tables.py), they have
+  the same rows, text equal and numbers equal to a relative 1e-9.
+
+Without the store (results/ in git keeps none: the stores hold the traces and weigh the most),
+what the committed files allow: the rows of runs.csv pass the verifier with the manifest's
+targets and are exactly the runs of the manifest's experiment, in its order; summary.csv equals
+the summary recomputed from them, but for the attacking pairs measured over the GA's first
+populations, which need the traces. A runs.csv without placements (a compact one) is checked
+the same way, placements aside. A folder with neither runs.sqlite nor runs.csv has no runs to
+verify: exit status 2.
+
+Prints a one-line verdict and exits 0, or lists what is wrong and exits 1; 2 bad usage; 3 a
+fault, with the traceback in a temporary error.log (verify writes nothing into DIR); 130
+interrupted (gaqueens/cli.py). tests/test_verify.py alters stores and files by hand.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from collections import namedtuple
+from pathlib import Path
+
+import numpy as np
+
+from gaqueens import cli, manifest
+from gaqueens.checks import row_problem, rows_problems, stored_algorithm, stored_claims
+from gaqueens.cli import Parser
+from gaqueens.experiment import MAX_BOARD_KEY, Entry, Experiment
+from gaqueens.exported import compare, read_runs
+from gaqueens.reports.outputs import _in_entry_order as ordered  # the export's own order
+from gaqueens.result import TRACE_COLUMNS
+from gaqueens.store import FILE, RUN_COLUMNS, Store, Unreadable, unpack
+
+LISTED = 40  # problems printed; the count says how many more
+StoredRun = namedtuple("StoredRun", RUN_COLUMNS)
+
+
+class NothingToVerify(Exception):
+    """DIR is not a folder, or holds no runs."""
+
+
+def experiment_of(record: dict, folder: Path) -> Experiment:
+    """The experiment a manifest records (its resolved settings); raises KeyError, TypeError or
+    ValueError for a manifest that is not a sweep's."""
+    settings = record["settings"]
+    entries = tuple(Entry(name, algorithm, value, value.get(MAX_BOARD_KEY), value.get("plugin"), spec)
+                    for name, value in settings["algorithms"].items()
+                    for algorithm, spec in [stored_algorithm(name, value)])
+    experiment = Experiment(
+        name=str(settings["name"]), source=str(record.get("experiment", "")),
+        boards=tuple(int(board) for board in settings["boards"]),
+        seeds=(int(settings["seeds"]["first"]), int(settings["seeds"]["last"])),
+        entries=entries, output=folder,
+        reference={int(board): value for board, value in settings["reference"].items()},
+    )
+    experiment.tasks()  # every setting it needs is there
+    return experiment
+
+
+def trace_problem(trace: np.ndarray, generations: int, evaluations: int, conflicts: int):
+    """What is wrong with a GA run's trace (gaqueens/result.py, TRACE_COLUMNS), or None."""
+    if trace.ndim != 2 or trace.shape[1] != len(TRACE_COLUMNS) or not len(trace):
+        return "its trace is not a table of generations"
+    generation, spent, best = trace[:, 0], trace[:, 1], trace[:, 2]
+    if not np.array_equal(generation, np.arange(len(trace))):
+        return "its trace does not count generations 0, 1, ..."
+    if np.any(np.diff(spent) < 0):
+        return "its trace's evaluations go down"
+    if (generation[-1], spent[-1]) != (generations, evaluations):
+        return (f"its trace ends at generation {generation[-1]:g} after {spent[-1]:g} "
+                f"evaluations, the run reports {generations} and {evaluations}")
+    if best[-1] != conflicts:
+        return f"its trace ends with {best[-1]:g} conflicts at best, the run reports {conflicts}"
+    return None
+
+
+def _settings_problems(name: str, recorded: dict, stored: dict | None) -> list[str]:
+    """How the settings manifest.json records for ``name`` differ from the store's."""
+    if stored is None:
+        return [f"{manifest.FILE}: {name} has no settings in {FILE}"]
+    return [f"{manifest.FILE}: {name}.{key} is {recorded.get(key)!r}, "
+            f"{FILE} has {stored.get(key)!r}"
+            for key in sorted(set(recorded) | set(stored)) if recorded.get(key) != stored.get(key)]
+
+
+def verify_folder(folder) -> tuple[list[str], str]:
+    """What is wrong with ``folder`` (a line each, empty when nothing is), and what was
+    checked, in words; NothingToVerify when it holds no runs."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise NothingToVerify(f"{folder}: no such folder")
+    stored = (folder / FILE).exists()
+    if not stored and not (folder / "runs.csv").exists():
+        raise NothingToVerify(f"{folder}: neither {FILE} nor runs.csv: no runs to verify")
+    problems = []
+    record = manifest.read(folder)
+    experiment = None
+    if record is None:
+        problems.append(f"{manifest.FILE}: missing, or not JSON")
+    else:
+        try:
+            experiment = experiment_of(record, folder)
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            problems.append(f"{manifest.FILE}: not the manifest of a sweep ({error!r} is wrong)")
+        if record.get("status") != "complete":
+            problems.append(f"{manifest.FILE}: the sweep's status is {record.get('status')!r}, "
+                            "not complete (run it again to finish it)")
+    if stored:
+        return problems, _with_store(folder, experiment, problems)
+    return problems, _without_store(folder, experiment, problems)
+
+
+def _with_store(folder: Path, experiment, problems: list[str]) -> str:
+    try:
+        with Store(folder) as store:
+            return _stored(folder, store, experiment, problems)
+    except Unreadable as error:
+        problems.append(str(error))
+    except sqlite3.DatabaseError as error:
+        problems.append(f"{FILE}: damaged ({error})")
+    return "nothing more: the store cannot be read"
+
+
+def _stored(folder: Path, store: Store, experiment, problems: list[str]) -> str:
+    integrity = [line for line, in store.db.execute("PRAGMA integrity_check")]
+    if integrity != ["ok"]:
+        problems += [f"{FILE}: {line}" for line in integrity]
+        return "nothing more: the store is damaged"
+    settings = store.settings()
+    count = 0
+    for *values, blob in store.each():
+        count += 1
+        row = StoredRun(*values)
+        if row.algorithm not in settings:
+            problem = "it is stored without its algorithm's settings"
+        else:
+            problem = row_problem(row, stored_claims(row.algorithm, settings[row.algorithm]))
+            if problem is None and blob is not None:
+                try:
+                    problem = trace_problem(unpack(blob), row.generations,
+                                            row.evaluations, row.conflicts)
+                except Exception as error:  # zlib or numpy refuse an altered blob
+                    problem = f"its trace cannot be read ({type(error).__name__})"
+        if problem:
+            problems.append(f"{FILE}: {row.algorithm} on board {row.board}, seed "
+                            f"{row.seed}: {problem}")
+    if experiment is None:
+        return f"{count} stored runs pass the verifier"
+    for entry in experiment.entries:
+        problems += _settings_problems(entry.name, entry.settings, settings.get(entry.name))
+    keys = set(experiment.tasks())
+    missing = sorted(keys - store.keys())
+    if missing:
+        problems.append(f"{FILE}: {len(missing)} runs of the experiment are not stored, "
+                        f"e.g. {missing[0][0]} on board {missing[0][1]}, seed {missing[0][2]}")
+    runs = ordered(store.runs(keys), experiment)
+    _exports(folder, experiment, runs, store.traces(keys), problems)
+    return (f"{count} stored runs pass the verifier; runs.csv, summary.csv and "
+            f"{manifest.FILE} match the store")
+
+
+def _without_store(folder: Path, experiment, problems: list[str]) -> str:
+    runs = read_runs(folder / "runs.csv")
+    if experiment is None:
+        rules = {name: stored_claims(name, {}) for name in runs["algorithm"].unique()}
+    else:
+        rules = {entry.name: stored_claims(entry.name, entry.settings) for entry in experiment.entries}
+    wrong = [f"runs.csv: {line}" for line in rows_problems(runs, rules)]
+    if experiment is None:
+        problems += wrong
+        return f"{len(runs)} runs of runs.csv pass the verifier"
+    keys = list(zip(runs["algorithm"], runs["board"], runs["seed"]))
+    tasks = experiment.tasks()
+    if len(keys) != len(tasks) or set(keys) != set(tasks):
+        wrong.append(f"runs.csv: its {len(keys)} runs are not the {len(tasks)} runs of the "
+                     f"experiment in {manifest.FILE}")
+    elif keys != list(zip(*(ordered(runs, experiment)[c] for c in ("algorithm", "board", "seed")))):
+        wrong.append("runs.csv: the runs are not in the experiment's order")
+    problems += wrong
+    placements = "" if "solution" in runs.columns else " (it has no placements)"
+    if not wrong:  # a summary of other runs would differ everywhere
+        _exports(folder, experiment, runs, None, problems, runs_file=False)
+    return (f"{len(runs)} runs of runs.csv{placements} pass the verifier and are the runs of "
+            f"{manifest.FILE}; summary.csv is recomputed from them; without {FILE} here, the "
+            "traces, and the attacking pairs measured from them, are not checked")
+
+
+def _exports(folder: Path, experiment, runs, traces, problems, runs_file: bool = True) -> None:
+    """Compares runs.csv (unless not ``runs_file``) and summary.csv with ``runs`` and the
+    summary of ``runs`` and ``traces``, when the sweep completed."""
+    from gaqueens.reports import tables
+
+    if runs_file:
+        problems += compare(folder / "runs.csv", runs, ("algorithm", "board", "seed"))
+    summary = ordered(tables.summarize(runs, traces, experiment.reference), experiment)
+    skip = ("pairs_measured",) if traces is None else ()
+    problems += compare(folder / "summary.csv", summary, ("algorithm", "board"), skip)
+
+
+def main(argv=None) -> int:
+    parser = Parser(prog="python -m gaqueens.verify",
+                    description="Re-check an output folder: every run by the independent "
+                                "verifier, runs.csv and summary.csv against the store, and "
+                                "the manifest.")
+    parser.add_argument("folder", metavar="DIR", help="an output folder of a sweep")
+    args = parser.parse_args(argv)
+    try:
+        problems, checked = verify_folder(args.folder)
+    except NothingToVerify as error:
+        print(f"error: {error}", file=sys.stderr)
+        return cli.BAD_INPUT
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return cli.INTERRUPTED
+    except Exception as error:
+        return cli.fault(f"{args.folder}: unexpected {type(error).__name__} while verifying: "
+                         f"{error}", error)
+    if not problems:
+        print(f"{args.folder}: verified: {checked}")
+        return cli.DONE
+    print(f"{args.folder}: {len(problems)} problem{'s' * (len(problems) > 1)}:")
+    for problem in problems[:LISTED]:
+        print(f"  {problem}")
+    if len(problems) > LISTED:
+        print(f"  and {len(problems) - LISTED} more")
+    return cli.REJECTED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

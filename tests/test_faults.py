@@ -1,0 +1,390 @@
+"""Faults a long sweep meets, each produced for real: a worker process killed, a worker that
+dies every time, SIGTERM with a dead worker, a file size limit reached while the store writes,
+the sweep killed while its workers run on, no fcntl, and a Dask worker killed (README,
+"Commands"; gaqueens/executors.py, store.py, lock.py)."""
+
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from gaqueens import executors, lock
+from gaqueens.experiment import load
+from gaqueens.store import Busy, Store
+from gaqueens.sweep import batches, main
+from sweeps import (LONG, QUIET, alive, cpu_seconds, experiment_file, rows, start_sweep,
+                    stored, stored_count, wait_for_runs, wait_for_workers)
+
+linux = pytest.mark.skipif(sys.platform != "linux", reason="finds processes through /proc")
+
+
+@pytest.fixture(scope="module")
+def whole(tmp_path_factory):
+    """The LONG sweep, uninterrupted: the rows every recovered sweep must end with."""
+    folder = tmp_path_factory.mktemp("whole")
+    out = folder / "out"
+    assert main([experiment_file(folder, LONG), "--out", str(out), "--workers", "2", "--quiet"]) == 0
+    return out
+
+
+def run_script(tmp_path, script: str, *args, timeout=120):
+    path = tmp_path / "script.py"
+    path.write_text(script)
+    return subprocess.run([sys.executable, str(path), *map(str, args)], capture_output=True,
+                          text=True, env=QUIET, timeout=timeout)
+
+
+# ---- a worker dies ----------------------------------------------------------------------------
+
+
+@linux
+def test_a_killed_worker_costs_its_batch_and_the_sweep_ends_with_the_same_rows(tmp_path, whole):
+    out = tmp_path / "out"
+    process = start_sweep(tmp_path, out)
+    wait_for_runs(out, 30, process)
+    first = wait_for_workers(process.pid, 2)
+    os.kill(first[0], signal.SIGKILL)
+    killed = time.monotonic()
+    _, error = process.communicate(timeout=60)
+    assert process.returncode == 0, error
+    assert "Traceback" not in error and time.monotonic() - killed < 30
+    assert stored(out) == (300, 300)
+    pd.testing.assert_frame_equal(rows(out), rows(whole))
+
+
+# An algorithm whose process dies (SIGKILL, as the kernel's OOM killer sends) on seed 3, or
+# raises on seed 4; at module level, so that spawned replacement workers have it too.
+DYING = """\
+import os, signal, sys
+from gaqueens import registry
+from gaqueens.sweep import main
+
+real = registry.ALGORITHMS["local-search"]
+
+def fragile(settings, board, seed):
+    if seed == int(os.environ["GAQUEENS_TEST_SEED"]):
+        if os.environ["GAQUEENS_TEST_FAULT"] == "die":
+            os.kill(os.getpid(), signal.SIGKILL)
+        raise ValueError("a bug on seed %d" % seed)
+    return real.run(settings, board, seed)
+
+registry.ALGORITHMS["local-search"] = registry.Algorithm(fragile, real.settings, real.unit)
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
+"""
+LOCAL_SEARCH = "boards: [8]\nseeds: {first: 1, last: 20}\nga: none\nbaselines: [local-search]\n"
+
+
+def fragile_sweep(tmp_path, fault: str, seed: int):
+    out = tmp_path / "out"
+    path = tmp_path / "fragile.py"
+    path.write_text(DYING)
+    done = subprocess.run(
+        [sys.executable, str(path), experiment_file(tmp_path, LOCAL_SEARCH), "--out", str(out),
+         "--workers", "2", "--quiet"], capture_output=True, text=True, timeout=120,
+        env={**QUIET, "GAQUEENS_TEST_FAULT": fault, "GAQUEENS_TEST_SEED": str(seed)})
+    return out, done
+
+
+def test_a_batch_whose_worker_dies_every_time_stops_the_sweep_with_exit_3(tmp_path):
+    out, done = fragile_sweep(tmp_path, "die", 3)
+    assert done.returncode == 3, done.stderr
+    error = done.stderr.strip()
+    assert len(error.splitlines()) == 1
+    assert error.startswith("error: the worker process running local-search on board 8, seeds 1 "
+                            "to 5 died 3 times (the last killed by SIGKILL)")
+    assert "the runs stored so far are kept" in error and f"{out / 'error.log'}" in error
+    with sqlite3.connect(out / "runs.sqlite") as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        seeds = {seed for seed, in db.execute("SELECT seed FROM runs")}
+    assert not seeds & {1, 2, 3, 4, 5} and seeds <= set(range(6, 21))  # the rest kept
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"].startswith("failed: the worker process running local-search")
+    assert "WorkerLost" in (out / "error.log").read_text()
+
+
+def test_a_run_that_raises_in_a_worker_is_a_fault_with_its_traceback_in_error_log(tmp_path):
+    out, done = fragile_sweep(tmp_path, "raise", 4)
+    assert done.returncode == 3, done.stderr
+    error = done.stderr.strip()
+    assert len(error.splitlines()) == 1 and "Traceback" not in error
+    assert "local-search on board 8, seeds 1 to 5 raised ValueError: a bug on seed 4" in error
+    log = (out / "error.log").read_text()
+    assert "in fragile" in log and "a bug on seed 4" in log  # the worker's own traceback
+
+
+@linux
+def test_sigterm_ends_a_sweep_promptly_even_with_a_worker_dead(tmp_path):
+    out = tmp_path / "out"
+    process = start_sweep(tmp_path, out)
+    wait_for_runs(out, 20, process)
+    workers = wait_for_workers(process.pid, 2)
+    os.kill(workers[0], signal.SIGKILL)
+    os.kill(process.pid, signal.SIGTERM)  # the sweep alone, as a scheduler ends a job
+    started = time.monotonic()
+    _, error = process.communicate(timeout=30)
+    assert process.returncode == 130 and time.monotonic() - started < 10, error
+    assert "Traceback" not in error
+    deadline = time.monotonic() + 5
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(alive(pid) for pid in workers)  # no worker outlives it
+    count, distinct = stored(out)
+    assert count == distinct >= 20
+
+
+def test_workers_started_beside_another_thread_are_spawned_and_give_the_same_results(tmp_path):
+    experiment = load(experiment_file(tmp_path, LOCAL_SEARCH))
+    work = batches(experiment, experiment.tasks(), 2)
+    stop = threading.Event()
+    beside = threading.Thread(target=stop.wait)
+    beside.start()
+    try:
+        running = executors.local_pool(work, 2)
+        kinds = {type(process).__name__ for process, _ in running.pool.workers.values()}
+        pooled = {batch[4][0]: [r for _, r in results] for batch, results in running}
+        running.close()
+    finally:
+        stop.set()
+        beside.join()
+    assert kinds == {"SpawnProcess"}
+    alone = {batch[4][0]: [r for _, r in results] for batch, results in executors.in_process(work)}
+    assert pooled.keys() == alone.keys()
+    for key in alone:
+        assert [(r.conflicts, r.evaluations) for r in pooled[key]] == \
+            [(r.conflicts, r.evaluations) for r in alone[key]]
+        assert all(np.array_equal(a.solution, b.solution) for a, b in zip(pooled[key], alone[key]))
+
+
+def test_plots_are_drawn_here_while_another_thread_runs():
+    from gaqueens.reports import outputs
+
+    drawn_by = []
+    stop = threading.Event()
+    beside = threading.Thread(target=stop.wait)
+    beside.start()
+    try:
+        wait = outputs._draw_elsewhere([(lambda: drawn_by.append(os.getpid()),)])
+        wait()
+    finally:
+        stop.set()
+        beside.join()
+    assert drawn_by == [os.getpid()]  # not in a forked child, which a thread's locks could hang
+
+
+# ---- the disk fills ---------------------------------------------------------------------------
+
+# A sweep under a file size limit (RLIMIT_FSIZE), SIGXFSZ ignored so that a write past it fails
+# with EFBIG; each batch printed once committed.
+LIMITED = """\
+import resource, signal, sys
+from gaqueens import store
+from gaqueens.sweep import main
+
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+resource.setrlimit(resource.RLIMIT_FSIZE, (int(sys.argv[1]), resource.RLIM_INFINITY))
+add = store.Store.add
+
+def logged(self, algorithm, unit, board, results):
+    add(self, algorithm, unit, board, results)
+    print("\\n".join(f"{algorithm} {board} {seed}" for seed, _ in results), flush=True)
+
+store.Store.add = logged
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGXFSZ"), reason="needs POSIX file size limits")
+def test_a_full_disk_stops_the_sweep_and_keeps_every_committed_run(tmp_path, whole):
+    out = tmp_path / "out"
+    file = experiment_file(tmp_path, LONG)
+    done = run_script(tmp_path, LIMITED, 300_000, file, "--out", out, "--workers", "2", "--quiet")
+    assert done.returncode == 3, done.stderr
+    error = done.stderr.strip()
+    assert len(error.splitlines()) == 1
+    assert error.startswith(f"error: {out}: writing runs.sqlite failed (")
+    assert "file size limit" in error and "run the same command again" in error
+    committed = {tuple(line.split()) for line in done.stdout.splitlines()}
+    with sqlite3.connect(out / "runs.sqlite") as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        kept = {(a, str(b), str(s)) for a, b, s in db.execute("SELECT algorithm, board, seed FROM runs")}
+    assert committed and kept == committed and len(kept) < 300
+    assert json.loads((out / "manifest.json").read_text())["status"].startswith("failed: ")
+    assert main([file, "--out", str(out), "--quiet"]) == 0  # with room again
+    pd.testing.assert_frame_equal(rows(out), rows(whole))
+    assert not (out / "error.log").exists()  # the fault's log goes once the sweep completes
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGXFSZ"), reason="needs POSIX file size limits")
+def test_a_full_disk_while_the_tables_are_written_keeps_the_old_ones_whole(tmp_path, whole):
+    out = tmp_path / "out"
+    shutil.copytree(whole, out)
+    before = (out / "runs.csv").read_bytes()
+    file = experiment_file(tmp_path, LONG)
+    # room for the store's 32 KB shared-memory file, not for the 57 KB runs.csv
+    done = run_script(tmp_path, LIMITED, 40_000, file, "--out", out, "--quiet")
+    assert done.returncode == 3, done.stderr
+    error = done.stderr.strip()
+    assert len(error.splitlines()) == 1
+    assert error.startswith(f"error: {out}: writing the tables and plots failed (File too large)")
+    assert (out / "runs.csv").read_bytes() == before
+    assert not list(out.glob("*.partial*"))
+
+
+# ---- the lock is the sweep's alone ------------------------------------------------------------
+
+SLOW = ("boards: [31, 32, 33, 34]\nga: none\n"
+        "baselines: {backtracking: {budget: 1000000000000}}\n")  # minutes per run
+
+
+@linux
+def test_a_killed_sweep_leaves_the_folder_free_while_its_workers_run_on(tmp_path):
+    out = tmp_path / "out"
+    process = start_sweep(tmp_path, out, SLOW)
+    workers = wait_for_workers(process.pid, 2)
+    deadline = time.monotonic() + 30
+    while min(map(cpu_seconds, workers)) < 0.3 and time.monotonic() < deadline:
+        time.sleep(0.05)  # until both work on a run (an idle worker leaves with its sweep)
+    try:
+        with pytest.raises(Busy):
+            Store(out, write=True)
+        os.kill(process.pid, signal.SIGKILL)  # the sweep alone
+        process.wait()
+        assert all(alive(pid) for pid in workers)  # orphans, busy on their runs
+        with Store(out, write=True) as store:  # what a new sweep takes first
+            assert store.keys() == set()
+        assert all(alive(pid) for pid in workers)
+    finally:
+        for pid in workers:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        process.communicate()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_forked_child_does_not_hold_the_lock(tmp_path):
+    path = tmp_path / "runs.lock"
+    fd = lock.take(path)
+    assert fd is not None and lock.take(path) is None
+    ready, tell = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child sleeps until killed
+        os.write(tell, b"x")  # its at-fork handlers have run
+        time.sleep(30)
+        os._exit(0)
+    try:
+        assert os.read(ready, 1) == b"x"
+        lock.release(fd)
+        again = lock.take(path)
+        assert again is not None  # the child's copy did not keep it
+        lock.release(again)
+    finally:
+        os.kill(child, signal.SIGKILL)
+        os.waitpid(child, 0)
+        os.close(ready)
+        os.close(tell)
+
+
+# ---- nothing POSIX-only -----------------------------------------------------------------------
+
+# fcntl made unavailable before gaqueens is imported; msvcrt stood in for once it is (a module
+# named msvcrt makes the standard library take the system for Windows: subprocess checks it)
+NO_FCNTL = """\
+import sys, types
+sys.modules["fcntl"] = None
+from gaqueens.sweep import main
+import gaqueens.store, gaqueens.lock, gaqueens.verify
+
+calls = []
+msvcrt = types.ModuleType("msvcrt")
+msvcrt.LK_NBLCK = 2
+msvcrt.locking = lambda fd, mode, count: calls.append((mode, count))
+sys.modules["msvcrt"] = msvcrt
+code = main(sys.argv[1:])
+print(calls)
+sys.exit(code)
+"""
+
+
+def test_a_sweep_needs_no_fcntl(tmp_path):
+    out = tmp_path / "out"
+    done = run_script(tmp_path, NO_FCNTL, experiment_file(tmp_path), "--out", out,
+                      "--workers", "2", "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[(2, 1)]"  # the lock, taken through msvcrt
+    assert len(pd.read_csv(out / "runs.csv")) == 12
+
+
+# ---- Dask -------------------------------------------------------------------------------------
+
+DASK = "boards: [64]\nseeds: {first: 1, last: 80}\n"
+
+
+def kill_a_dask_worker(cluster, out, stored_before: int, killed: list):
+    """Kills one worker process of ``cluster`` once ``stored_before`` runs are stored."""
+    from distributed import Client
+
+    with Client(cluster) as client:
+        pids = sorted(client.run(os.getpid).values())
+
+    def killer():
+        deadline = time.monotonic() + 60
+        while stored_count(out) < stored_before and time.monotonic() < deadline:
+            time.sleep(0.01)
+        os.kill(pids[0], signal.SIGKILL)
+        killed.append(stored_count(out))
+
+    thread = threading.Thread(target=killer, daemon=True)
+    thread.start()
+    return thread
+
+
+def dask_cluster(**config):
+    distributed = pytest.importorskip("distributed")
+    import dask
+
+    with dask.config.set({f"distributed.scheduler.{k}": v for k, v in config.items()}):
+        return distributed.LocalCluster(n_workers=2, threads_per_worker=2, processes=True,
+                                        host="127.0.0.1", dashboard_address=None)
+
+
+def test_a_killed_dask_worker_costs_nothing_but_time(tmp_path):
+    out = tmp_path / "dask"
+    killed = []
+    with dask_cluster() as cluster:
+        killer = kill_a_dask_worker(cluster, out, 20, killed)
+        assert main([experiment_file(tmp_path, DASK), "--out", str(out), "--quiet",
+                     "--scheduler", cluster.scheduler_address]) == 0
+        killer.join()
+    assert killed and killed[0] < 80  # killed mid-sweep
+    assert main([experiment_file(tmp_path, DASK), "--out", str(tmp_path / "local"), "--quiet",
+                 "--workers", "2"]) == 0
+    pd.testing.assert_frame_equal(rows(out), rows(tmp_path / "local"))
+
+
+def test_a_dask_batch_the_scheduler_gives_up_on_stops_the_sweep_with_exit_3(tmp_path, capsys):
+    out = tmp_path / "dask"
+    killed = []
+    with dask_cluster(**{"allowed-failures": 0}) as cluster:
+        killer = kill_a_dask_worker(cluster, out, 20, killed)
+        code = main([experiment_file(tmp_path, DASK), "--out", str(out), "--quiet",
+                     "--scheduler", cluster.scheduler_address])
+        killer.join()
+    assert code == 3
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1
+    assert error.startswith("error: the Dask workers running ga on board 64, seeds ")
+    assert "KilledWorker" in error and "the runs stored so far are kept" in error
+    count, distinct = stored(out)
+    assert count == distinct >= 20

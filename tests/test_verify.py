@@ -1,0 +1,230 @@
+"""python -m gaqueens.verify on folders altered by hand, and the exports' own re-verification
+(gaqueens/verify.py, gaqueens/checks.py)."""
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from gaqueens.board import attacking_pairs
+from gaqueens.checks import run_problem, stored_claims
+from gaqueens.store import pack
+from gaqueens.sweep import main as sweep
+from gaqueens.verify import main as verify
+from sweeps import experiment_file
+
+REPOSITORY = Path(__file__).resolve().parent.parent
+FOLDER = """\
+boards: [8, 10]
+seeds: {first: 1, last: 6}
+reference: {8: 100}
+variants:
+  near: {stop: {target: 2}}
+baselines: [construction, min-conflicts]
+"""
+
+
+@pytest.fixture(scope="module")
+def swept(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("swept")
+    out = folder / "out"
+    assert sweep([experiment_file(folder, FOLDER), "--out", str(out), "--workers", "1",
+                  "--quiet"]) == 0
+    return out
+
+
+@pytest.fixture
+def folder(swept, tmp_path):
+    """A copy of the swept folder to alter."""
+    return Path(shutil.copytree(swept, tmp_path / "out"))
+
+
+def verified(capsys, folder):
+    code = verify([str(folder)])
+    out, err = capsys.readouterr()
+    return code, out.strip().splitlines(), err.strip()
+
+
+def alter(folder, sql, *parameters):
+    with sqlite3.connect(folder / "runs.sqlite") as db:
+        db.execute(sql, parameters)
+
+
+def test_an_untouched_folder_is_verified_in_one_line(capsys, folder):
+    code, lines, err = verified(capsys, folder)
+    assert code == 0 and err == "" and len(lines) == 1
+    runs = len(pd.read_csv(folder / "runs.csv"))
+    assert lines[0] == (f"{folder}: verified: {runs} stored runs pass the verifier; runs.csv, "
+                        "summary.csv and manifest.json match the store")
+
+
+def test_a_stored_count_altered_by_hand_is_found_in_the_store_and_the_export(capsys, folder):
+    alter(folder, "UPDATE runs SET conflicts = 1 WHERE algorithm = 'ga' AND board = 8 AND seed = 2")
+    code, lines, _ = verified(capsys, folder)
+    assert code == 1 and lines[0] == f"{folder}: 2 problems:"
+    assert lines[1:] == [
+        "  runs.sqlite: ga on board 8, seed 2: it reports 1 conflicts (solved: True), the "
+        "verifier counts 0",
+        "  runs.csv: ga on board 8, seed 2: conflicts is '0', expected '1'",
+    ]
+
+
+def test_an_unsolved_placement_that_is_no_permutation_is_refused(capsys, folder):
+    columns = "0 1 2 3 4 5 6 6"  # two queens in column 6, its pairs counted honestly
+    alter(folder, "UPDATE runs SET solution = ?, conflicts = ?, solved = 0 WHERE algorithm = "
+          "'ga' AND board = 8 AND seed = 1", columns, attacking_pairs(columns.split()))
+    code, lines, _ = verified(capsys, folder)
+    assert code == 1
+    assert "  runs.sqlite: ga on board 8, seed 1: its placement is not a permutation of 0 to 7" in lines
+
+
+def test_min_conflicts_may_leave_queens_sharing_a_column_but_not_off_the_board():
+    shared = [0, 0, 2, 5, 7, 1, 3, 6]
+    pairs = attacking_pairs(shared)
+    min_conflicts, ga = stored_claims("min-conflicts", {}), stored_claims("ga", {})
+    assert run_problem(min_conflicts, shared, 8, pairs, False) is None
+    assert "not a permutation" in run_problem(ga, shared, 8, pairs, False)
+    assert "outside 0 to 7" in run_problem(min_conflicts, [0, 8, 2, 5, 7, 1, 3, 6], 8, 9, False)
+    assert "columns on a board" in run_problem(stored_claims("local-search", {}), [0, 1], 8, 0, False)
+
+
+def test_a_target_above_zero_is_taken_from_the_stored_settings(capsys, folder):
+    # the variant "near" stops at 2 conflicts: a run with 1 is solved for it, not for the GA
+    with sqlite3.connect(folder / "runs.sqlite") as db:
+        solved = db.execute("SELECT count(*) FROM runs WHERE algorithm = 'near' AND "
+                            "conflicts > 0 AND solved = 1").fetchone()[0]
+    assert solved > 0
+    assert verified(capsys, folder)[0] == 0
+
+
+def test_an_altered_trace_is_found(capsys, folder):
+    trace = np.array([[0, 20, 3, 5, 9, 5.1], [1, 40, 1, 4, 8, 4.0]])  # ends at 1 conflict
+    alter(folder, "UPDATE runs SET trace = ? WHERE algorithm = 'ga' AND board = 10 AND seed = 6",
+          pack(trace))
+    code, lines, _ = verified(capsys, folder)
+    assert code == 1
+    assert lines[1].startswith("  runs.sqlite: ga on board 10, seed 6: its trace ends at generation 1")
+    assert lines[2].startswith("  summary.csv: ga on board 10: pairs_measured is ")  # its mean
+
+
+def test_altered_csv_files_and_manifest_are_found(capsys, folder):
+    runs = (folder / "runs.csv").read_text().splitlines()
+    runs[3] = runs[3].replace(",evaluations,", ",nodes,")
+    (folder / "runs.csv").write_text("\n".join(runs) + "\n")
+    summary = pd.read_csv(folder / "summary.csv")
+    summary.loc[0, "median"] += 1
+    summary.to_csv(folder / "summary.csv", index=False)
+    record = json.loads((folder / "manifest.json").read_text())
+    record["settings"]["algorithms"]["ga"]["population"] = 30
+    (folder / "manifest.json").write_text(json.dumps(record))
+    code, lines, _ = verified(capsys, folder)
+    assert code == 1 and lines[0] == f"{folder}: 3 problems:"
+    assert lines[1] == "  manifest.json: ga.population is 30, runs.sqlite has 20"
+    assert lines[2].startswith("  runs.csv: ga on board 8, seed 3: unit is 'nodes', expected 'evaluations'")
+    assert lines[3].startswith("  summary.csv: ga on board 8: median is ")
+
+
+def test_a_sweep_that_did_not_complete_is_not_verified(capsys, folder):
+    record = json.loads((folder / "manifest.json").read_text())
+    record["status"] = "interrupted"
+    (folder / "manifest.json").write_text(json.dumps(record))
+    alter(folder, "DELETE FROM runs WHERE algorithm = 'ga' AND seed = 6")
+    code, lines, _ = verified(capsys, folder)
+    assert code == 1
+    assert "  manifest.json: the sweep's status is 'interrupted', not complete (run it again to finish it)" in lines
+    assert "  runs.sqlite: 2 runs of the experiment are not stored, e.g. ga on board 8, seed 6" in lines
+
+
+def test_a_damaged_store_is_found(capsys, folder):
+    data = bytearray((folder / "runs.sqlite").read_bytes())
+    data[4096:8192] = b"\x55" * 4096  # a page overwritten
+    (folder / "runs.sqlite").write_bytes(bytes(data))
+    code, lines, _ = verified(capsys, folder)
+    assert code == 1 and lines[1].startswith("  runs.sqlite: ") and len(lines) == 2
+
+
+# ---- without the store, from the files a repository keeps --------------------------------------
+
+
+def committed(folder, tmp_path, *, compact=False) -> Path:
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    for name in ("runs.csv", "summary.csv", "manifest.json"):
+        shutil.copy(folder / name, kept / name)
+    if compact:
+        pd.read_csv(kept / "runs.csv").drop(columns="solution").to_csv(kept / "runs.csv", index=False)
+    return kept
+
+
+@pytest.mark.parametrize("compact", [False, True])
+def test_the_files_alone_are_verified_and_say_what_they_cannot_show(capsys, folder, tmp_path, compact):
+    kept = committed(folder, tmp_path, compact=compact)
+    code, lines, _ = verified(capsys, kept)
+    assert code == 0 and len(lines) == 1
+    assert lines[0].startswith(f"{kept}: verified: ")
+    assert ("(it has no placements)" in lines[0]) == compact
+    assert "without runs.sqlite here, the traces" in lines[0]
+
+
+def test_the_files_alone_still_show_an_altered_row(capsys, folder, tmp_path):
+    kept = committed(folder, tmp_path)
+    runs = pd.read_csv(kept / "runs.csv", dtype={"solution": str})
+    runs.loc[4, "solved"] = not runs.loc[4, "solved"]
+    runs.to_csv(kept / "runs.csv", index=False)
+    code, lines, _ = verified(capsys, kept)
+    row = runs.loc[4]
+    assert code == 1 and lines[1].startswith(
+        f"  runs.csv: {row.algorithm} on board {row.board}, seed {row.seed}: it reports")
+
+
+def test_the_files_alone_show_a_missing_run(capsys, folder, tmp_path):
+    kept = committed(folder, tmp_path)
+    lines = (kept / "runs.csv").read_text().splitlines()
+    (kept / "runs.csv").write_text("\n".join(lines[:-1]) + "\n")
+    code, lines, _ = verified(capsys, kept)
+    assert code == 1 and "is not" not in lines[1]
+    assert lines[1].startswith("  runs.csv: its ") and "runs of the experiment" in lines[1]
+
+
+@pytest.mark.parametrize("name", ["table", "ablation", "baselines"])
+def test_every_committed_results_folder_is_verified(capsys, name):
+    code, lines, _ = verified(capsys, REPOSITORY / "results" / name)
+    assert code == 0, lines
+
+
+def test_a_folder_without_runs_is_bad_input(capsys, tmp_path):
+    (tmp_path / "summary.csv").write_text("algorithm\n")
+    for folder in (tmp_path, tmp_path / "absent"):
+        code, lines, err = verified(capsys, folder)
+        assert code == 2 and lines == [] and len(err.splitlines()) == 1
+    assert err == f"error: {tmp_path / 'absent'}: no such folder"
+
+
+# ---- the exports re-verify what they write -----------------------------------------------------
+
+
+def test_a_sweep_refuses_to_export_a_stored_run_altered_since(capsys, folder, tmp_path):
+    alter(folder, "UPDATE runs SET solution = '0 1 2 3 4 5 6 7' WHERE algorithm = 'construction'"
+          " AND board = 8")
+    before = (folder / "runs.csv").read_bytes()
+    code = sweep([experiment_file(tmp_path, FOLDER), "--out", str(folder), "--quiet"])
+    error = capsys.readouterr().err.strip()
+    assert code == 1 and len(error.splitlines()) == 1
+    assert error.startswith(f"error: {folder / 'runs.sqlite'}: the verifier rejects construction "
+                            "on board 8, seed 1: it reports 0 conflicts")
+    assert (folder / "runs.csv").read_bytes() == before  # nothing exported from it
+
+
+def test_the_claims_of_a_stored_entry_are_told_apart_as_a_file_is_read():
+    """A baseline by its name, a plug-in by its import path, anything else a GA with its own
+    target and fitness (gaqueens/checks.py)."""
+    assert stored_claims("local-search", {}).unit == "swaps"
+    assert not stored_claims("min-conflicts", {}).permutation
+    variant = stored_claims("population=5,select.tournament=2",
+                            {"fitness": "excess", "stop": {"target": "none", "generations": 5}})
+    assert (variant.unit, variant.solved_at, variant.fitness) == ("evaluations", 0, "excess")
+    assert stored_claims("mine", {"plugin": "gaqueens.baselines.construction"}).unit == "none"
