@@ -59,7 +59,7 @@ def title(experiment) -> str:
 
 def write(store, experiment) -> str:
     """Exports the experiment's runs from ``store``; returns the results table as markdown."""
-    from gaqueens.reports import plots, tables
+    from gaqueens.reports import plots, resampling, tables
 
     folder = store.folder
     name = title(experiment)
@@ -87,7 +87,7 @@ def write(store, experiment) -> str:
         results,
     ]
     if summary["reference"].notna().any():
-        parts.append(VERDICT_NOTE.format(runs=tables.PUBLISHED_RUNS))
+        parts.append(VERDICT_NOTE.format(runs=resampling.PUBLISHED_RUNS))
     if "ert" in summary.columns:
         parts.append(UNSOLVED_NOTE)
     if several:

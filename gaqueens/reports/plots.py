@@ -221,6 +221,10 @@ def fixed_target(traces: pd.DataFrame, path: Path, title: str) -> None:
             handles.setdefault(label, handle)
     figure.legend(list(handles.values()), list(handles), title="board" if single else None,
                   fontsize=8, title_fontsize=8, loc="outside right upper")
-    figure.suptitle(f"{title}\ntargets: every level of attacking pairs from the median of the "
-                    "first populations to 0", fontsize=10)
+    explained = "targets: every level of attacking pairs from the first populations' median to 0"
+    if single:
+        panels[0, 0].set_title(explained, fontsize=9)
+        figure.suptitle(title)
+    else:
+        figure.suptitle(f"{title}\n{explained}", fontsize=10)
     _save(figure, path)

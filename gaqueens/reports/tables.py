@@ -18,7 +18,7 @@ import pandas as pd
 
 from gaqueens.board import known_solutions, mean_attacking_pairs
 from gaqueens.reports.resampling import (
-    CENSORED, PUBLISHED_RUNS, acceptance, detectable_shift, ert, median_interval, uncensor,
+    CENSORED, acceptance, detectable_shift, ert, median_interval, uncensor,
 )
 
 SUMMARY_COLUMNS = (
