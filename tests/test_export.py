@@ -7,6 +7,7 @@ import warnings
 
 import iohinspector
 import numpy as np
+import pandas as pd
 import polars as pl
 import pytest
 from iohinspector.align import align_data
@@ -103,6 +104,26 @@ def test_iohinspector_reads_our_run_counts_and_fixed_target_runtimes(folder, exp
         compared += len(both)
     assert compared == len(ours)
     assert np.isinf(ours["runtime"]).any()  # the short runs include some that stopped short
+
+
+def test_iohinspectors_median_and_ert_at_target_0_are_our_summarys(folder, exported):
+    """The published GA solves every run here; iohinspector counts the ERT of unsolved runs
+    with the largest budget in the data instead of the run's own, so only solved runs agree."""
+    from iohinspector.metrics import aggregate_running_time
+
+    manager = iohinspector.DataManager()
+    manager.add_folder(str(exported / "ga"))
+    data = manager.load(monotonic=True, include_meta_data=True)
+    theirs = aggregate_running_time(data, free_vars=["dimension"], f_min=0, f_max=1,
+                                    scale_f_log=False)
+    theirs = theirs[theirs["raw_y"] == 0].set_index("dimension")
+    summary = pd.read_csv(folder / "summary.csv").set_index(["algorithm", "board"])
+    for board in (8, 10):
+        ours = summary.loc[("ga", board)]
+        assert ours["solved"] == ours["runs"] == 12
+        assert theirs.loc[board, "median"] == ours["median"]
+        assert theirs.loc[board, "ERT"] == pytest.approx(ours["ert"])
+        assert theirs.loc[board, "success_ratio"] == 1
 
 
 def test_a_rerun_replaces_an_earlier_export(folder, exported, tmp_path):
