@@ -167,7 +167,7 @@ def _frame(rows):
 
 NOTE = (
     "Evaluations of gaqueens.ga (GaSettings(), the published settings) and of genoxide 0.13.1's "
-    "N-Queens example (tests/data/genoxide-evaluations.csv), both counted as 20 + 20 g after g "
+    "N-Queens example ({reference}), both counted as 20 + 20 g after g "
     "generations. Ratio: our median over genoxide's, with its 95% percentile-bootstrap "
     "interval. p-values of the two-sided Kolmogorov-Smirnov (conservative with the ties of "
     "steps of 20), Anderson-Darling (k-sample, midrank; scipy floors it at 0.001 and caps it "
@@ -177,13 +177,13 @@ NOTE = (
 )
 
 
-def report(rows: list[dict], argv: list[str]) -> str:
+def report(rows: list[dict], argv: list[str], reference: str) -> str:
     command = "python -m gaqueens.fidelity" + ("" if not argv else " " + " ".join(argv))
     return "\n\n".join([
         "# Fidelity: gaqueens.ga against genoxide 0.13.1",
         f"`{command}`: {manifest.exporter()}.",
         markdown(rows),
-        NOTE.format(low=BAND[0], high=BAND[1], alpha=ALPHA),
+        NOTE.format(low=BAND[0], high=BAND[1], alpha=ALPHA, reference=reference),
     ]) + "\n"
 
 
@@ -233,7 +233,7 @@ def main(argv=None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     rows = fidelity(boards, seeds, reference, args.workers or os.cpu_count() or 1)
-    text = report(rows, argv)
+    text = report(rows, argv, args.reference)
     out.mkdir(parents=True, exist_ok=True)
     write_text(out / "fidelity.csv", _frame(rows)[list(COLUMNS)].to_csv(index=False))
     write_text(out / "fidelity.md", text)
