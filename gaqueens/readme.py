@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from gaqueens.reports.tables import markdown, number, seconds_text
+from gaqueens.reports.tables import markdown, number, seconds_text, verdict_text
 
 
-def _summary(results: Path, name: str) -> pd.DataFrame | None:
-    path = results / name / "summary.csv"
+def _summary(results: Path, name: str, file: str = "summary.csv") -> pd.DataFrame | None:
+    path = results / name / file
     return pd.read_csv(path) if path.exists() else None
 
 
@@ -48,29 +48,59 @@ def table(results: Path) -> str:
             "published median evaluations": number(row.reference),
             "ours (95% CI)": _interval(row),
             "solved": f"{row.solved}/{row.runs}",
-            "verdict": row.verdict,
+            "verdict": verdict_text(row) if hasattr(row, "detects") else row.verdict,
         })
     return markdown(pd.DataFrame(rows))
 
 
-def _by_board(summary: pd.DataFrame, cell) -> str:
+def fidelity(results: Path) -> str:
+    """The engine against genoxide over 1,000 seeds per board (python -m gaqueens.fidelity)."""
+    rows = _summary(results, "fidelity", "fidelity.csv")
+    if rows is None:
+        return "(no results yet: run `python -m gaqueens.fidelity`)"
+    return markdown(pd.DataFrame({
+        "board": rows["board"],
+        "seeds": rows["seeds"],
+        "median evaluations: gaqueens / genoxide": [
+            f"{number(a)} / {number(b)}" for a, b in zip(rows["gaqueens_median"], rows["genoxide_median"])],
+        "ratio (95% CI)": [f"{r:.3f} ({lo:.3f} to {hi:.3f})" for r, lo, hi in zip(
+            rows["median_ratio"], rows["ci_low"], rows["ci_high"])],
+        "p: KS / AD / MW": [f"{a:.2g} / {b:.2g} / {c:.2g}" for a, b, c in zip(
+            rows["ks_p"], rows["ad_p"], rows["mw_p"])],
+        "verdict": rows["verdict"],
+    }))
+
+
+def _by_board(summary: pd.DataFrame, cell, verdicts=None) -> str:
     """A line per board and a column per algorithm, in the sweep's order; ``cell(row)`` gives
-    the text of one algorithm on one board."""
+    the text of one algorithm on one board, followed by its unsolved runs and, from
+    ``verdicts`` (comparisons.csv), its verdict against the first entry."""
     names = list(dict.fromkeys(summary["algorithm"]))
+    said = {} if verdicts is None else {
+        (row.board, row.algorithm): _verdict(row) for row in verdicts.itertuples()}
     rows = []
     for board, group in summary.groupby("board"):
         cells = {"board": board}
         for row in group.set_index("algorithm").loc[names].itertuples():
             unsolved = "" if row.solved == row.runs else f"; {row.solved}/{row.runs} solved"
-            cells[row.Index] = cell(row) + unsolved
+            cells[row.Index] = cell(row) + unsolved + said.get((board, row.Index), "")
         rows.append(cells)
     return markdown(pd.DataFrame(rows))
 
 
+def _verdict(row) -> str:
+    if row.verdict in ("more", "fewer"):
+        return f"; **{row.verdict}** (Holm p {row.p_holm:.1g})"
+    return f"; no difference detected (Holm p {row.p_holm:.2g})"
+
+
 def ablation(results: Path) -> str:
-    """Median evaluations with their interval, per GA variant (columns) and board (lines)."""
+    """Median evaluations with their interval, per GA variant (columns) and board (lines), and
+    each variant's verdict against the published GA."""
     summary = _summary(results, "ablation")
-    return _missing("ablation") if summary is None else _by_board(summary, _interval)
+    if summary is None:
+        return _missing("ablation")
+    return _by_board(summary, _interval, _summary(results, "ablation", "comparisons.csv"))
 
 
 def baselines(results: Path) -> str:
@@ -91,7 +121,7 @@ def scaling(results: Path) -> str:
     summary = _summary(results, "scaling")
     if summary is None:
         return _missing("scaling")
-    from gaqueens.reports.tables import growth
+    from gaqueens.reports.tables import MIN_SECONDS, exponent_text, growth
 
     fits = growth(summary).set_index("algorithm")
     rows = []
@@ -103,8 +133,10 @@ def scaling(results: Path) -> str:
             "algorithm": name,
             "largest board solved in every run": "" if largest is None else f"{largest.board:,}",
             "its median time": "" if largest is None else seconds_text(largest.median_seconds),
-            "median time grows as": "" if fit is None else f"N^{fit.seconds_exponent:.2f}",
-            "fitted over boards": "" if fit is None else fit.boards,
+            "median time grows as (95% CI)": (
+                f"too few boards of {MIN_SECONDS * 1e3:.0f} ms or more" if fit is None
+                else exponent_text(fit.seconds_exponent, fit.seconds_low, fit.seconds_high)),
+            "fitted over boards": "" if fit is None else f"{fit.boards} ({fit.fitted} sizes)",
         })
     return markdown(pd.DataFrame(rows))
 
@@ -116,8 +148,8 @@ def bench(results: Path) -> str:
     return path.read_text(encoding="utf-8").strip()
 
 
-SECTIONS = {"table": table, "ablation": ablation, "baselines": baselines, "scaling": scaling,
-            "bench": bench}
+SECTIONS = {"table": table, "fidelity": fidelity, "ablation": ablation, "baselines": baselines,
+            "scaling": scaling, "bench": bench}
 
 
 def render(text: str, results: Path) -> str:

@@ -1,93 +1,83 @@
 """The engine against stored runs of genoxide 0.13.1, whose N-Queens example is the published
-GA: the distribution of evaluations to a solution must stay the published one.
+GA: the quick form of `python -m gaqueens.fidelity` (gaqueens/fidelity.py, whose full form
+writes results/fidelity/), and its power.
 
 tests/data/genoxide-evaluations.csv holds genoxide's evaluations and generations for boards 8,
-16 and 32, seeds 1 to 1,000; it was written by
-`python -m gaqueens.bench.reference tests/data/genoxide-evaluations.csv`.
-Different generators give different runs for the same seed, so the check is on distributions:
-a two-sample Kolmogorov-Smirnov test at alpha 0.001. genoxide skips evaluating a child that is
+16, 32, 64 and 128, seeds 1 to 1,000; it was written by
+`python -m gaqueens.bench.reference tests/data/genoxide-evaluations.csv`. Different
+generators give different runs for the same seed, so the check is on distributions, with the
+fidelity command's own comparison (median ratio with its bootstrap interval, Kolmogorov-Smirnov,
+Anderson-Darling and Mann-Whitney at alpha 0.01). genoxide skips evaluating a child that is
 identical to one of its parents, a few evaluations in some runs; gaqueens counts every child,
 20 + 20 g at generation g, so genoxide's runs are compared by that count.
 """
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from gaqueens import ga
-from gaqueens.reports import tables
+from gaqueens import fidelity, ga
 from gaqueens.ga.operators import Uniform
-from kstest import ks_critical, ks_statistic
+from gaqueens.reports import resampling
 
 REFERENCE = Path(__file__).parent / "data" / "genoxide-evaluations.csv"
-SEEDS = {8: 1000, 16: 1000, 32: 400}  # our runs per board, to stay within a few seconds
+QUICK = {8: range(1, 1001), 16: range(1, 401), 32: range(1, 401)}  # a few seconds
 PUBLISHED = ga.GaSettings()
 
 
 @pytest.fixture(scope="module")
-def reference() -> dict[int, dict[str, np.ndarray]]:
-    """Per board: seed, evaluations and generations arrays, in seed order."""
-    with open(REFERENCE, encoding="utf-8") as file:
-        rows = list(csv.DictReader(line for line in file if not line.startswith("#")))
-    out = {}
-    for board in sorted({int(row["board"]) for row in rows}):
-        mine = sorted((row for row in rows if int(row["board"]) == board),
-                      key=lambda row: int(row["seed"]))
-        out[board] = {key: np.array([int(row[key]) for row in mine])
-                      for key in ("seed", "evaluations", "generations")}
-    return out
+def reference() -> dict:
+    return fidelity.read_reference(REFERENCE)
 
 
-@pytest.fixture(scope="module")
-def ours() -> dict[int, np.ndarray]:
-    """Our evaluations per board, seeds 1 to SEEDS[board]."""
-    return {board: np.array([ga.run(PUBLISHED, board, seed).evaluations
-                             for seed in range(1, count + 1)])
-            for board, count in SEEDS.items()}
+def counted_as_ours(reference, board, seeds) -> np.ndarray:
+    generations = np.array([reference[board][seed][1] for seed in seeds])
+    return PUBLISHED.population + PUBLISHED.offspring * generations
 
 
-def counted_as_ours(runs: dict[str, np.ndarray]) -> np.ndarray:
-    return PUBLISHED.population + PUBLISHED.offspring * runs["generations"]
+def evaluations(settings, board, seeds) -> np.ndarray:
+    return np.array([ga.run(settings, board, seed).evaluations for seed in seeds])
 
 
-def test_reference_holds_seeds_1_to_1000_of_boards_8_16_32(reference):
-    assert sorted(reference) == [8, 16, 32]
+def test_reference_holds_seeds_1_to_1000_of_boards_8_to_128(reference):
+    assert sorted(reference) == [8, 16, 32, 64, 128]
     for runs in reference.values():
-        assert runs["seed"].tolist() == list(range(1, 1001))
+        assert sorted(runs) == list(range(1, 1001))
 
 
 def test_genoxide_skips_under_one_evaluation_per_run(reference):
-    for runs in reference.values():
-        skipped = counted_as_ours(runs) - runs["evaluations"]
+    for board, runs in reference.items():
+        own = np.array([runs[seed][0] for seed in range(1, 1001)])
+        skipped = counted_as_ours(reference, board, range(1, 1001)) - own
         assert skipped.min() >= 0 and skipped.mean() < 1
 
 
-@pytest.mark.parametrize("board", sorted(SEEDS))
-def test_evaluations_are_distributed_as_genoxides(board, reference, ours):
-    theirs = counted_as_ours(reference[board])
-    statistic = ks_statistic(ours[board], theirs)
-    assert statistic <= ks_critical(len(ours[board]), len(theirs)), (
-        f"board {board}: KS statistic {statistic:.3f}; medians {np.median(ours[board])} "
-        f"(ours) and {np.median(theirs)} (genoxide)")
+@pytest.mark.parametrize("board", sorted(QUICK))
+def test_evaluations_are_not_told_apart_from_genoxides(board, reference):
+    seeds = QUICK[board]
+    row = fidelity.compare(evaluations(PUBLISHED, board, seeds),
+                           counted_as_ours(reference, board, seeds), np.random.default_rng(0))
+    assert row["verdict"] != "different", row
+    assert row["ci_low"] <= 1 <= row["ci_high"]
 
 
-def test_median_of_board_8_seeds_1_to_100_is_reproduced(reference, ours):
+@pytest.mark.parametrize("board", sorted(QUICK))
+def test_the_quick_form_tells_uniform_parents_apart(board, reference):
+    """The power check: parents drawn uniformly (DEAP's varOr) instead of by tournament give
+    another distribution, and the same comparison at the same seeds says so."""
+    seeds = QUICK[board]
+    row = fidelity.compare(evaluations(ga.GaSettings(select=Uniform()), board, seeds),
+                           counted_as_ours(reference, board, seeds), np.random.default_rng(0))
+    assert row["verdict"] == "different", row
+
+
+def test_median_of_board_8_seeds_1_to_100_is_reproduced(reference):
     """genoxide's median for seeds 1 to 100 is the published 100; ours passes the verdict of
-    the tables (SPEC section 1) against it."""
-    published = float(np.median(reference[8]["evaluations"][:100]))
-    assert published == 100
-    work = ours[8][:100].astype(float)
-    assert tables.reproduced(work, published, np.random.default_rng(0))
-
-
-def test_the_test_notices_uniform_parents(reference):
-    """The KS test has the power to matter: parents drawn uniformly (DEAP's varOr) instead of
-    by tournament give another distribution on board 16, and it says so."""
-    uniform = ga.GaSettings(select=Uniform())
-    evaluations = [ga.run(uniform, 16, seed).evaluations for seed in range(1, 301)]
-    theirs = counted_as_ours(reference[16])
-    assert ks_statistic(evaluations, theirs) > ks_critical(len(evaluations), len(theirs))
+    the tables (gaqueens/reports/resampling.py) against it."""
+    own = [reference[8][seed][0] for seed in range(1, 101)]
+    assert float(np.median(own)) == 100
+    work = evaluations(PUBLISHED, 8, range(1, 101)).astype(float)
+    assert resampling.reproduced(work, 100, np.random.default_rng(0))

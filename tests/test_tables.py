@@ -1,4 +1,6 @@
-"""Summaries, bootstrap intervals and the reproduction verdict on hand-built runs."""
+"""Summaries, bootstrap intervals, the reproduction verdict and its power, the expected running
+time, and the growth fit, on hand-built runs (rules: gaqueens/reports/tables.py and
+gaqueens/reports/resampling.py)."""
 
 import math
 
@@ -6,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from gaqueens.reports import tables
+from gaqueens.reports import resampling, tables
 
 
 def runs_frame(work, solved=None, algorithm="ga", board=8, unit="evaluations"):
@@ -26,20 +28,20 @@ def skewed_sample(median, size=100, seed=0):
 
 def test_a_published_median_from_the_same_distribution_is_reproduced():
     work = skewed_sample(2450).astype(float)
-    assert tables.reproduced(work, float(np.median(work)), np.random.default_rng(1))
-    assert tables.reproduced(work, float(np.median(skewed_sample(2450, seed=5))), np.random.default_rng(1))
+    assert resampling.reproduced(work, float(np.median(work)), np.random.default_rng(1))
+    assert resampling.reproduced(work, float(np.median(skewed_sample(2450, seed=5))), np.random.default_rng(1))
 
 
 def test_a_published_median_far_from_ours_is_not_reproduced():
     work = skewed_sample(2450).astype(float)
-    assert not tables.reproduced(work, 2 * float(np.median(work)), np.random.default_rng(1))
-    assert not tables.reproduced(work, 0.5 * float(np.median(work)), np.random.default_rng(1))
+    assert not resampling.reproduced(work, 2 * float(np.median(work)), np.random.default_rng(1))
+    assert not resampling.reproduced(work, 0.5 * float(np.median(work)), np.random.default_rng(1))
 
 
 def test_the_verdict_tolerates_about_the_noise_of_two_medians():
     work = skewed_sample(1000, size=400).astype(float)
     ours = float(np.median(work))
-    verdicts = [tables.reproduced(work, ours * f, np.random.default_rng(1)) for f in (0.9, 1.1, 1.6)]
+    verdicts = [resampling.reproduced(work, ours * f, np.random.default_rng(1)) for f in (0.9, 1.1, 1.6)]
     assert verdicts == [True, True, False]
 
 
@@ -74,13 +76,6 @@ def test_placements_read_like_the_published_table(n, text):
     assert tables.placements_text(n) == text
 
 
-def test_growth_exponent_of_a_square_law():
-    runs = pd.concat([runs_frame([n * n] * 3, board=n) for n in (8, 16, 32, 64)])
-    runs["seconds"] = runs["board"] ** 1.5 * 1e-6
-    fit = tables.growth(tables.summarize(runs)).iloc[0]
-    assert fit["work_exponent"] == pytest.approx(2) and fit["seconds_exponent"] == pytest.approx(1.5)
-
-
 def test_an_interval_reaching_unsolved_runs_is_open_ended():
     work = list(range(20, 1220, 20))  # 60 solved runs, and 40 unsolved
     row = tables.summarize(runs_frame(work + [0] * 40, [True] * 60 + [False] * 40)).iloc[0]
@@ -88,10 +83,89 @@ def test_an_interval_reaching_unsolved_runs_is_open_ended():
     assert tables.number(row["ci_high"]) == "-"
 
 
-def test_ks_statistic_by_hand():
-    from kstest import ks_critical, ks_statistic
+def timed(boards, seconds, work=None, runs=3, algorithm="local-search"):
+    """A summary-like frame: per board, ``runs`` runs of the given median time and work."""
+    frames = []
+    for board, time in zip(boards, seconds):
+        frame = runs_frame([work(board) if work else board] * runs, board=board,
+                           algorithm=algorithm, unit="swaps")
+        frames.append(frame.assign(seconds=time))
+    return tables.summarize(pd.concat(frames))
 
-    # after 1 and 2 the first sample's distribution is at 2/4, the second's at 0: a gap of 1/2
-    assert ks_statistic([1, 2, 3, 4], [3, 4, 5, 6]) == 0.5
-    assert ks_statistic([5, 5, 5], [5, 5]) == 0.0
-    assert ks_critical(100, 100) > ks_critical(1000, 1000) > 0
+
+def test_growth_of_an_exact_power_law_has_a_point_interval():
+    boards = [1000, 2000, 4000, 8000]
+    summary = timed(boards, [1e-5 * n ** 1.5 for n in boards], work=lambda n: n * n)
+    fit = tables.growth(summary).iloc[0]
+    assert fit["seconds_exponent"] == pytest.approx(1.5)
+    assert fit["seconds_low"] == pytest.approx(1.5) and fit["seconds_high"] == pytest.approx(1.5)
+    assert fit["work_exponent"] == pytest.approx(2) and fit["fitted"] == 4
+    assert fit["boards"] == "1,000 to 8,000"
+
+
+def test_growth_leaves_out_boards_below_the_overhead_threshold():
+    """Fast boards measure overhead: 10 us on every board below the threshold would pull the
+    exponent toward 0 if they were fitted."""
+    boards = [8, 16, 32, 1000, 2000, 4000]
+    seconds = [1e-5, 1e-5, 1e-5] + [tables.MIN_SECONDS * n / 1000 for n in boards[3:]]
+    fit = tables.growth(timed(boards, seconds)).iloc[0]
+    assert fit["boards"] == "1,000 to 4,000" and fit["fitted"] == 3
+    assert fit["seconds_exponent"] == pytest.approx(1)
+
+
+def test_growth_interval_of_noisy_medians_holds_the_exponent():
+    rng = np.random.default_rng(3)
+    boards = [2 ** k for k in range(10, 17)]
+    seconds = [1e-4 * n * rng.lognormal(0, 0.1) for n in boards]
+    fit = tables.growth(timed(boards, seconds)).iloc[0]
+    assert fit["seconds_low"] < 1 < fit["seconds_high"]
+    assert 0 < fit["seconds_high"] - fit["seconds_low"] < 0.3
+    from scipy import stats
+
+    slope = stats.linregress(np.log(boards), np.log(seconds))
+    half = stats.t.ppf(0.975, len(boards) - 2) * slope.stderr
+    assert fit["seconds_high"] - fit["seconds_exponent"] == pytest.approx(half)
+
+
+def test_growth_needs_three_boards_of_three_runs_each():
+    boards = [1000, 2000, 4000]
+    assert tables.growth(timed(boards, [1.0, 2.0, 4.0], runs=2)).empty
+    assert tables.growth(timed(boards[:2], [1.0, 2.0])).empty
+    assert not tables.growth(timed(boards, [1.0, 2.0, 4.0])).empty
+    table = tables.growth_table(timed(boards, [1.0, 2.0, 4.0]))
+    assert "N^1.00 (1.00 to 1.00)" in table
+
+
+def test_summary_of_a_compact_runs_file_equals_the_full_one():
+    """results/scaling keeps runs-compact.csv, runs.csv without the placements: the summary
+    and the growth come out the same from it."""
+    full = timed([1000, 2000, 4000], [1.0, 2.0, 4.0])
+    runs = pd.concat([runs_frame([n] * 3, board=n).assign(seconds=n / 1000)
+                      for n in (1000, 2000, 4000)])
+    compact = tables.summarize(runs.drop(columns="solution"))
+    pd.testing.assert_frame_equal(compact, tables.summarize(runs))
+    assert not tables.growth(compact).empty and not tables.growth(full).empty
+
+
+def test_success_rate_and_ert_appear_when_a_run_is_unsolved():
+    summary = tables.summarize(runs_frame([100, 200, 300, 400], [True, True, True, False]))
+    row = summary.iloc[0]
+    assert row["success_rate"] == 0.75 and row["ert"] == pytest.approx(1000 / 3)
+    assert list(summary.columns[5:7]) == ["success_rate", "ert"]
+    assert "ERT" in tables.results_table(summary) and "333 evaluations" in tables.results_table(summary)
+    solved = tables.summarize(runs_frame([100, 200]))
+    assert "ert" not in solved.columns and "ERT" not in tables.results_table(solved)
+
+
+def test_ert_of_runs_none_of_which_solved_is_infinite():
+    row = tables.summarize(runs_frame([50, 60], [False, False])).iloc[0]
+    assert row["ert"] == math.inf and row["success_rate"] == 0
+    assert tables.ert_text(row) == "-"
+
+
+def test_the_verdict_states_the_shift_it_detects():
+    row = tables.summarize(runs_frame(list(skewed_sample(2450))), reference={8: 2450}).iloc[0]
+    assert 0 < row["detects"] < 1
+    assert tables.verdict_text(row) == f"reproduced (detects shifts of {row['detects']:.0%} or more)"
+    assert "detects shifts of" in tables.results_table(tables.summarize(
+        runs_frame(list(skewed_sample(2450))), reference={8: 2450}))

@@ -1,10 +1,15 @@
 """What a sweep writes beside its store, exported from stored runs only:
-runs.csv, summary.csv, summary.md and the plots. Each file is written whole under another name
-and then renamed, so none is ever half-written."""
+runs.csv, summary.csv, summary.md, comparisons.csv (more than one algorithm) and the plots.
+Each file is written whole under another name and then renamed, so none is ever half-written.
+
+Placements of boards above COMPACT_ABOVE queens make runs.csv too large to keep in a
+repository (about 50 MB for the scaling sweep), so such a sweep also writes runs-compact.csv:
+every column of runs.csv but the placements, from which summary.csv can be derived again."""
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import sys
 import threading
 from pathlib import Path
@@ -12,13 +17,21 @@ from pathlib import Path
 from gaqueens import checks, manifest
 from gaqueens.files import write_text
 
-EXPORTS = ("runs.csv", "summary.csv", "summary.md", "convergence.png", "ecdf.png", "seconds.png",
-           "ecdf-seconds.png")
+EXPORTS = ("runs.csv", "runs-compact.csv", "summary.csv", "summary.md", "comparisons.csv",
+           "convergence.png", "ecdf.png", "fixed-target.png", "seconds.png", "ecdf-seconds.png")
+COMPACT_ABOVE = 1_000
 
 VERDICT_NOTE = (
     "Verdict: reproduced when the published median lies within the central 99% of the "
     "bootstrapped difference between the medians of two independent {runs}-run samples of our "
-    "runs, around our median. Unsolved runs count as infinite work (-)."
+    "runs, around our median. It detects shifts of the median of the given size or more with "
+    "80% power: published runs whose work is ours times 1 + s, or 1 - s, simulated "
+    "{runs} runs at a time, fail it in at least 80% of the cases. Unsolved runs count as "
+    "infinite work (-)."
+)
+UNSOLVED_NOTE = (
+    "Some runs stopped short: ERT, the expected running time, is the work of all runs, solved "
+    "or not, over the number of solved runs (- when none solved)."
 )
 HEAVY = ("gaqueens.reports.tables", "gaqueens.reports.plots")  # pandas and matplotlib: imported by write()
 
@@ -48,7 +61,7 @@ def title(experiment) -> str:
 
 def write(store, experiment) -> str:
     """Exports the experiment's runs from ``store``; returns the results table as markdown."""
-    from gaqueens.reports import plots, tables
+    from gaqueens.reports import plots, resampling, tables
 
     folder = store.folder
     name = title(experiment)
@@ -62,11 +75,14 @@ def write(store, experiment) -> str:
     several = runs["algorithm"].nunique() > 1
     searched = (runs["unit"] != "none").any()
     drawing = _draw_elsewhere(
-        ([(plots.convergence, traces, folder / "convergence.png", name)] if len(traces) else [])
+        ([(plots.convergence, traces, folder / "convergence.png", name),
+          (plots.fixed_target, traces, folder / "fixed-target.png", name)] if len(traces) else [])
         + ([(plots.ecdf, runs, folder / "ecdf.png", name)] if searched else [])
         + ([(plots.ecdf_seconds, runs, folder / "ecdf-seconds.png", name)] if several else [])
     )
     write_text(folder / "runs.csv", runs.to_csv(index=False))
+    if runs["board"].max() > COMPACT_ABOVE:
+        write_text(folder / "runs-compact.csv", runs.drop(columns="solution").to_csv(index=False))
     summary = _in_entry_order(tables.summarize(runs, traces, experiment.reference), experiment)
     write_text(folder / "summary.csv", summary.to_csv(index=False))
     results = tables.results_table(summary)
@@ -77,11 +93,22 @@ def write(store, experiment) -> str:
         results,
     ]
     if summary["reference"].notna().any():
-        parts.append(VERDICT_NOTE.format(runs=tables.PUBLISHED_RUNS))
+        parts.append(VERDICT_NOTE.format(runs=resampling.PUBLISHED_RUNS))
+    if "ert" in summary.columns:
+        parts.append(UNSOLVED_NOTE)
+    if several:
+        from gaqueens.reports import compare  # scipy.stats: only for sweeps that compare
+
+        comparisons = compare.comparisons(runs)
+        write_text(folder / "comparisons.csv", comparisons.to_csv(index=False))
+        if len(comparisons):
+            parts += [f"## Compared with {comparisons['reference'].iloc[0]}",
+                      compare.table(comparisons), compare.note(comparisons)]
     parts += ["## The boards", tables.boards_table(summary)]
     growth = tables.growth_table(summary)
     if growth:
-        parts += ["## Growth with the board size", growth]
+        parts += ["## Growth with the board size", growth,
+                  tables.GROWTH_NOTE.format(ms=tables.MIN_SECONDS * 1e3)]
     write_text(folder / "summary.md", "\n\n".join(parts) + "\n")
     if several and len(experiment.boards) > 1:
         plots.seconds(summary, folder / "seconds.png", name)
@@ -93,6 +120,15 @@ def _draw(function, *args) -> None:
     function(*args)
 
 
+def _draw_quietly(function, *args) -> None:
+    """A forked process's drawing: a failure only sets its exit status, as the parent draws
+    the plot again and says what went wrong, in one line."""
+    try:
+        function(*args)
+    except BaseException:
+        os._exit(1)
+
+
 def _draw_elsewhere(jobs):
     """Starts drawing each of ``jobs`` (function, *arguments) in a forked process of its own,
     on the cores the finished runs leave idle, while this one writes the tables; returns a
@@ -102,7 +138,7 @@ def _draw_elsewhere(jobs):
     if sys.platform != "linux" or threading.active_count() > 1:
         return lambda: [_draw(*job) for job in jobs]
     fork = multiprocessing.get_context("fork")
-    started = [(job, fork.Process(target=_draw, args=job)) for job in jobs]
+    started = [(job, fork.Process(target=_draw_quietly, args=job)) for job in jobs]
     for _, process in started:
         process.start()
 

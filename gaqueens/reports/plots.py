@@ -7,6 +7,8 @@ ecdf         the fraction of runs solved against work, a panel per algorithm, a 
 seconds      median wall time against board size, a line per algorithm (several boards)
 ecdf_seconds the fraction of runs solved against wall time, a line per algorithm, a panel per
              board (several algorithms)
+fixed_target the fraction of (run, target) pairs reached against evaluations, targets every
+             conflict level from the first populations' median to 0 (gaqueens.reports.runtimes)
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from gaqueens.files import replacing
+from gaqueens.reports import runtimes
 
 
 def _figure(width: float, height: float) -> Figure:
@@ -178,4 +181,50 @@ def ecdf_seconds(runs: pd.DataFrame, path: Path, title: str) -> None:
             handles.setdefault(label, handle)
     figure.legend(list(handles.values()), list(handles), fontsize=8, loc="outside right upper")
     figure.suptitle(title)
+    _save(figure, path)
+
+
+def fixed_target(traces: pd.DataFrame, path: Path, title: str) -> None:
+    """The fixed-target ECDF of the GA's runs: the fraction of (run, target) pairs whose best
+    so far has reached the target within a given number of evaluations. One GA: one panel, a
+    line per board; several: a panel per board, a line per GA."""
+    pairs = runtimes.runtimes(traces)
+    names = list(dict.fromkeys(pairs["algorithm"]))
+    boards = sorted(pairs["board"].unique())
+    single = len(names) == 1
+    if single:
+        figure = _figure(8.5, 4.8)
+        panels = np.array([[figure.subplots()]])
+    else:
+        figure, panels = _panels(3.9, 3.4, len(boards))
+    colors = _colors(boards if single else names)
+    for (name, board), group in pairs.groupby(["algorithm", "board"], sort=False):
+        axes = panels.flat[0 if single else boards.index(board)]
+        times = group["runtime"].to_numpy()
+        levels = group["target"].max()
+        _ecdf(axes, times, np.isfinite(times), len(times), lw=1.5,
+              color=colors[board if single else name],
+              label=f"{board} (targets {levels} to 0)" if single else name)
+        if not single:
+            axes.set_title(f"{board} x {board}: targets {levels} to 0", fontsize=10)
+    for axes in panels.flat:
+        axes.set_xscale("log")
+        axes.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+        axes.set_xlabel("evaluations")
+        axes.grid(True, alpha=0.3)
+    for axes in panels[:, 0]:
+        axes.set_ylabel("fraction of (run, target) pairs reached")
+    panels[0, 0].set_ylim(0, 1.02)
+    handles = {}
+    for axes in panels.flat:
+        for handle, label in zip(*axes.get_legend_handles_labels()):
+            handles.setdefault(label, handle)
+    figure.legend(list(handles.values()), list(handles), title="board" if single else None,
+                  fontsize=8, title_fontsize=8, loc="outside right upper")
+    explained = "targets: every level of attacking pairs from the first populations' median to 0"
+    if single:
+        panels[0, 0].set_title(explained, fontsize=9)
+        figure.suptitle(title)
+    else:
+        figure.suptitle(f"{title}\n{explained}", fontsize=10)
     _save(figure, path)

@@ -1,9 +1,12 @@
-"""Summary tables from stored runs: medians, quartiles, bootstrap intervals and the verdict
-against a published median.
+"""Summary tables from stored runs: medians, quartiles, bootstrap intervals, the verdict
+against a published median with the shift it can detect (gaqueens.reports.resampling), and the
+growth of the median time with the board size.
 
 A run that did not solve its board counts as needing infinite work: medians and quartiles are
 those of the runtime distribution, censored where runs stop short, and shown as "-" where the
-censored runs reach them.
+censored runs reach them. When any run is unsolved, the summary also gives the success rate and
+the expected running time (ERT: the work of all runs over the solved ones, as COCO and
+IOHanalyzer count it).
 """
 
 from __future__ import annotations
@@ -14,68 +17,41 @@ import numpy as np
 import pandas as pd
 
 from gaqueens.board import known_solutions, mean_attacking_pairs
-
-PUBLISHED_RUNS = 100  # the published medians are over seeds 1 to 100
-RESAMPLES = 10_000
-_CENSORED = 1e300  # stands for the infinite work of an unsolved run inside quantiles
-_REACHED = 1e200  # a quantile at least this large interpolates toward an unsolved run
+from gaqueens.reports.resampling import (
+    CENSORED, acceptance, detectable_shift, ert, median_interval, uncensor,
+)
 
 SUMMARY_COLUMNS = (
     "algorithm", "board", "unit", "runs", "solved", "median", "q1", "q3", "max", "ci_low",
-    "ci_high", "reference", "verdict", "median_seconds", "placements", "solutions",
+    "ci_high", "reference", "verdict", "detects", "median_seconds", "placements", "solutions",
     "pairs_exact", "pairs_measured",
 )
-
-
-def _uncensor(values):
-    values = np.asarray(values, dtype=float)
-    return np.where(values >= _REACHED, np.inf, values)
-
-
-def _medians(work: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
-    """The medians of RESAMPLES samples of ``size`` drawn from ``work`` with replacement (each
-    row sorted: numpy's sort is several times faster here than np.median's partition)."""
-    rows = np.sort(rng.choice(work, (RESAMPLES, size)), axis=1)
-    return (rows[:, (size - 1) // 2] + rows[:, size // 2]) / 2
-
-
-def median_interval(work: np.ndarray, rng: np.random.Generator, level: float = 0.95):
-    """The percentile-bootstrap interval of the median of ``work``."""
-    medians = _medians(work, rng, len(work))
-    tail = (1 - level) / 2
-    return tuple(_uncensor(np.quantile(medians, [tail, 1 - tail])))
-
-
-def reproduced(work: np.ndarray, published: float, rng: np.random.Generator) -> bool:
-    """Whether ``published`` is a median that our runs could have given, as the
-    project defines it: bootstrap from our runs the difference between the medians of two independent samples
-    of the published size, and accept when published - ours lies within its central 99%."""
-    ours = np.median(work)
-    if ours >= _REACHED:
-        return False
-    difference = _medians(work, rng, PUBLISHED_RUNS) - _medians(work, rng, PUBLISHED_RUNS)
-    low, high = np.quantile(difference, [0.005, 0.995])
-    return bool(low <= published - ours <= high)
+UNSOLVED_COLUMNS = ("success_rate", "ert")  # added after "solved" when a run is unsolved
+MIN_SECONDS = 0.05  # the growth is fitted only over boards whose median run takes this long
+GROWTH_LEVEL = 0.95
 
 
 def summarize(runs: pd.DataFrame, traces: pd.DataFrame | None = None, reference=None) -> pd.DataFrame:
-    """A row per algorithm and board with SUMMARY_COLUMNS. ``reference`` maps a board to the
-    published median of the GA; ``traces`` give the measured attacking pairs of the GA's
-    random first populations."""
+    """A row per algorithm and board with SUMMARY_COLUMNS, and UNSOLVED_COLUMNS when any run is
+    unsolved. ``reference`` maps a board to the published median of the GA; ``traces`` give the
+    measured attacking pairs of the GA's random first populations."""
     reference = reference or {}
     first_populations = _initial_pairs(traces)
+    unsolved = not runs["solved"].all()
     rows = []
     for (algorithm, board), group in runs.groupby(["algorithm", "board"], sort=True):
         rng = np.random.default_rng(0)  # the same tables from the same runs
-        work = np.where(group["solved"], group["evaluations"], _CENSORED).astype(float)
-        q1, median, q3 = _uncensor(np.quantile(work, [0.25, 0.5, 0.75]))
+        work = np.where(group["solved"], group["evaluations"], CENSORED).astype(float)
+        q1, median, q3 = uncensor(np.quantile(work, [0.25, 0.5, 0.75]))
         ci_low, ci_high = median_interval(work, rng)
         published = reference.get(board) if algorithm == "ga" else None
-        verdict = ""
+        verdict, detects = "", math.nan
         if published is not None:
-            verdict = "reproduced" if reproduced(work, published, rng) else "not reproduced"
+            accepted = acceptance(work, rng)
+            verdict = "reproduced" if accepted[0] <= published <= accepted[1] else "not reproduced"
+            detects = detectable_shift(work, accepted, rng)
         solved = group.loc[group["solved"], "evaluations"]
-        rows.append({
+        row = {
             "algorithm": algorithm,
             "board": board,
             "unit": group["unit"].iloc[0],
@@ -89,13 +65,35 @@ def summarize(runs: pd.DataFrame, traces: pd.DataFrame | None = None, reference=
             "ci_high": ci_high,
             "reference": published,
             "verdict": verdict,
+            "detects": detects,
             "median_seconds": group["seconds"].median(),
             "placements": placements_text(board),
             "solutions": (known_solutions(board) or (None,))[0],
             "pairs_exact": mean_attacking_pairs(board),
             "pairs_measured": first_populations.get((algorithm, board), math.nan),
-        })
-    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
+        }
+        if unsolved:
+            row["success_rate"] = row["solved"] / row["runs"]
+            row["ert"] = ert(group["evaluations"], group["solved"])
+        rows.append(row)
+    return pd.DataFrame(rows, columns=_columns(unsolved))
+
+
+def _columns(unsolved: bool) -> list[str]:
+    columns = list(SUMMARY_COLUMNS)
+    if unsolved:
+        at = columns.index("solved") + 1
+        columns[at:at] = UNSOLVED_COLUMNS
+    return columns
+
+
+def verdict_text(row) -> str:
+    """The verdict with the shift it detects: "reproduced (detects shifts of 25% or more)"."""
+    if not row.verdict or pd.isna(row.verdict):
+        return ""
+    if pd.isna(row.detects):
+        return f"{row.verdict} (detects no shift below 100%)"
+    return f"{row.verdict} (detects shifts of {row.detects:.0%} or more)"
 
 
 def _initial_pairs(traces) -> dict:
@@ -115,26 +113,42 @@ def placements_text(n: int) -> str:
     return f"{10 ** (exponent - whole):.1f}e{whole}"
 
 
+GROWTH_COLUMNS = ("algorithm", "boards", "fitted", "seconds_exponent", "seconds_low",
+                  "seconds_high", "work_exponent", "work_low", "work_high")
+
+
 def growth(summary: pd.DataFrame) -> pd.DataFrame:
-    """Per algorithm: the exponent k of a least-squares fit of median work and of median wall
-    time to c N^k on log scales, over the larger half of the boards it solved at the median
-    (at least three), where fixed costs no longer hide the growth; no work exponent for an
-    algorithm that does no search."""
+    """Per algorithm: the exponent k of a least-squares fit of its median wall time, and of its
+    median work, to c N^k on log scales, with the GROWTH_LEVEL interval of k (the slope's
+    standard error from scipy.stats.linregress times Student's t quantile on n - 2 degrees of
+    freedom). Fitted only over the boards where the median is finite (solved at the median), at
+    least three runs give it, and the median run takes at least MIN_SECONDS, so that the timer's
+    and the interpreter's fixed costs (tens of microseconds) do not flatten the growth; an
+    algorithm with fewer than three such boards gets no row, and one that does no search gets
+    no work exponent."""
     rows = []
     for algorithm, group in summary.groupby("algorithm", sort=False):
-        group = group[np.isfinite(group["median"])].sort_values("board")
-        group = group.iloc[len(group) // 2:] if len(group) >= 6 else group
+        group = group[np.isfinite(group["median"].astype(float)) & (group["runs"] >= 3)
+                      & (group["median_seconds"] >= MIN_SECONDS)].sort_values("board")
         if len(group) < 3:
             continue
         logn = np.log(group["board"].astype(float))
         work = group["median"].astype(float)
-        rows.append({
-            "algorithm": algorithm,
-            "boards": f"{group['board'].min():,} to {group['board'].max():,}",
-            "work_exponent": np.polyfit(logn, np.log(work), 1)[0] if (work > 0).all() else math.nan,
-            "seconds_exponent": np.polyfit(logn, np.log(group["median_seconds"]), 1)[0],
-        })
-    return pd.DataFrame(rows, columns=["algorithm", "boards", "work_exponent", "seconds_exponent"])
+        seconds = _fit(logn, np.log(group["median_seconds"].astype(float)))
+        works = _fit(logn, np.log(work)) if (work > 0).all() else (math.nan,) * 3
+        rows.append(dict(zip(GROWTH_COLUMNS, (
+            algorithm, f"{group['board'].min():,} to {group['board'].max():,}", len(group),
+            *seconds, *works))))
+    return pd.DataFrame(rows, columns=GROWTH_COLUMNS)
+
+
+def _fit(x, y) -> tuple[float, float, float]:
+    """The slope of y on x with its GROWTH_LEVEL interval."""
+    from scipy import stats  # imported here only: it takes longer than the main job
+
+    fit = stats.linregress(x, y)
+    half = stats.t.ppf((1 + GROWTH_LEVEL) / 2, len(x) - 2) * fit.stderr
+    return fit.slope, fit.slope - half, fit.slope + half
 
 
 # ---- markdown ------------------------------------------------------------------------------
@@ -167,15 +181,21 @@ def markdown(frame: pd.DataFrame) -> str:
 
 
 def results_table(summary: pd.DataFrame) -> str:
-    """Per algorithm and board: solved runs, median work with its 95% interval, quartiles, max,
-    the published median and the verdict, median wall time."""
+    """Per algorithm and board: solved runs (with the ERT when any run is unsolved), median work
+    with its 95% interval, quartiles, max, median wall time, the published median and the
+    verdict."""
     has_reference = summary["reference"].notna().any()
+    unsolved = "ert" in summary.columns
     rows = []
     for row in summary.itertuples(index=False):
         cells = {
             "algorithm": row.algorithm,
             "board": row.board,
             "solved": f"{row.solved}/{row.runs}",
+        }
+        if unsolved:
+            cells["ERT"] = ert_text(row)
+        cells |= {
             "median work": f"{number(row.median)} {row.unit}" if row.unit != "none" else "no search",
             "95% CI": f"{number(row.ci_low)} to {number(row.ci_high)}",
             "quartiles": f"{number(row.q1)} to {number(row.q3)}",
@@ -184,9 +204,16 @@ def results_table(summary: pd.DataFrame) -> str:
         }
         if has_reference:
             cells["published"] = number(row.reference)
-            cells["verdict"] = row.verdict
+            cells["verdict"] = verdict_text(row)
         rows.append(cells)
     return markdown(pd.DataFrame(rows))
+
+
+def ert_text(row) -> str:
+    """The expected running time in the algorithm's unit, rounded; "-" when none solved."""
+    if row.unit == "none":
+        return "no search"
+    return f"{number(round(row.ert))} {row.unit}" if math.isfinite(row.ert) else "-"
 
 
 def boards_table(summary: pd.DataFrame) -> str:
@@ -208,13 +235,30 @@ def boards_table(summary: pd.DataFrame) -> str:
     return markdown(pd.DataFrame(rows))
 
 
+def exponent_text(k: float, low: float, high: float) -> str:
+    """"N^1.04 (0.95 to 1.12)": the exponent and its interval."""
+    if math.isnan(k):
+        return ""
+    return f"N^{k:.2f} ({low:.2f} to {high:.2f})"
+
+
 def growth_table(summary: pd.DataFrame) -> str:
     fits = growth(summary)
     if fits.empty:
         return ""
     return markdown(pd.DataFrame({
         "algorithm": fits["algorithm"],
-        "boards": fits["boards"],
-        "median work grows as": ["" if math.isnan(k) else f"N^{k:.2f}" for k in fits["work_exponent"]],
-        "median time grows as": [f"N^{k:.2f}" for k in fits["seconds_exponent"]],
+        "fitted over boards": [f"{b} ({n} sizes)" for b, n in zip(fits["boards"], fits["fitted"])],
+        "median time grows as (95% CI)": [exponent_text(*k) for k in zip(
+            fits["seconds_exponent"], fits["seconds_low"], fits["seconds_high"])],
+        "median work grows as (95% CI)": [exponent_text(*k) for k in zip(
+            fits["work_exponent"], fits["work_low"], fits["work_high"])],
     }))
+
+
+GROWTH_NOTE = (
+    "Fitted by least squares on log scales over the boards whose median run takes at least "
+    "{ms:.0f} ms, solved at the median by at least three runs; the interval is the slope's "
+    "standard error times Student's t quantile. Boards below {ms:.0f} ms measure mostly the "
+    "timer's and the interpreter's fixed costs."
+)

@@ -1,0 +1,105 @@
+"""Each algorithm of a sweep against the first entry (the published GA), per board: written to
+comparisons.csv and to summary.md when a sweep has more than one algorithm.
+
+Per board and algorithm: the ratio of its median to the first entry's, with a 95% bootstrap
+interval, and the two-sided Mann-Whitney U test (gaqueens.reports.stats), unsolved runs ranked
+as the worst. The p-values of the whole table are corrected together by Holm's step-down
+method; the verdict says "fewer" or "more" where the corrected p is below ALPHA (0.01), and "no
+difference detected" otherwise. Work is compared in its unit when both count the same unit
+(evaluations between GA variants); work in different units (swaps, moves, nodes) is compared
+in wall time only, and the unit column says "seconds".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from gaqueens.reports import stats
+from gaqueens.reports.tables import markdown, number
+
+COLUMNS = ("board", "algorithm", "reference", "unit", "median_ratio", "ci_low", "ci_high",
+           "p_value", "p_holm", "verdict")
+SAME = "no difference detected"
+
+
+def comparisons(runs: pd.DataFrame) -> pd.DataFrame:
+    """A row per board and algorithm other than the first in ``runs`` (in the experiment's
+    order), on the boards both ran, with COLUMNS."""
+    names = list(dict.fromkeys(runs["algorithm"]))
+    first = names[0]
+    rows, shares = [], []
+    for board, group in runs.groupby("board", sort=True):
+        reference = group[group["algorithm"] == first]
+        if reference.empty:
+            continue
+        for name in names[1:]:
+            other = group[group["algorithm"] == name]
+            if other.empty:
+                continue
+            unit = _unit(other["unit"].iloc[0], reference["unit"].iloc[0])
+            column = "seconds" if unit == "seconds" else "evaluations"
+            theirs, ours = _work(other, column), _work(reference, column)
+            rng = np.random.default_rng(0)  # the same table from the same runs
+            ratio, low, high = stats.median_ratio(theirs, ours, rng)
+            p, share = stats.mann_whitney(theirs, ours)
+            rows.append(dict(zip(COLUMNS, (board, name, first, unit, ratio, low, high, p))))
+            shares.append(share)
+    frame = pd.DataFrame(rows, columns=COLUMNS)
+    frame["p_holm"] = stats.holm(frame["p_value"])
+    frame["verdict"] = [
+        SAME if not p < stats.ALPHA else ("more" if share > 0.5 else "fewer")
+        for p, share in zip(frame["p_holm"], shares)
+    ]
+    return frame
+
+
+def _unit(unit: str, reference: str) -> str:
+    return unit if unit == reference and unit != "none" else "seconds"
+
+
+def _work(rows: pd.DataFrame, column: str) -> np.ndarray:
+    """The work (or wall time) of each run; infinite for a run that stopped short."""
+    return np.where(rows["solved"], rows[column].astype(float), np.inf)
+
+
+def _p_text(p: float) -> str:
+    return "" if np.isnan(p) else f"{p:.2g}"
+
+
+def table(frame: pd.DataFrame) -> str:
+    """The comparisons as markdown."""
+    rows = []
+    for row in frame.itertuples(index=False):
+        interval = ("" if np.isnan(row.ci_low)
+                    else f" ({number(row.ci_low, 2)} to {number(row.ci_high, 2)})")
+        rows.append({
+            "board": row.board,
+            "algorithm": row.algorithm,
+            "compared in": row.unit,
+            f"median / median of {row.reference} (95% CI)": (
+                ("" if np.isnan(row.median_ratio) else number(row.median_ratio, 2)) + interval),
+            "p": _p_text(row.p_value),
+            "p, Holm": _p_text(row.p_holm),
+            "verdict": row.verdict,
+        })
+    return markdown(pd.DataFrame(rows))
+
+
+NOTE = (
+    "Each algorithm against {first} on the same board: the ratio of the medians with its 95% "
+    "percentile-bootstrap interval, and the two-sided Mann-Whitney U test with unsolved runs "
+    "ranked as the worst (\"-\": an infinite median). The verdict, fewer or more {what} than "
+    "{first}, holds where Holm's correction over the whole table leaves p below {alpha}; "
+    "otherwise no difference is detected.{seconds}"
+)
+
+
+def note(frame: pd.DataFrame) -> str:
+    first = frame["reference"].iloc[0] if len(frame) else "the first entry"
+    in_seconds = (frame["unit"] == "seconds").any()
+    units = sorted(set(frame["unit"]) - {"seconds"})
+    what = " or ".join(units + (["seconds"] if in_seconds else [])) or "work"
+    seconds = (" Work in different units (swaps, moves, nodes, or none) is compared in wall "
+               "time only: those rows say seconds." if in_seconds else "")
+    return NOTE.format(first=first, what=what, alpha=stats.ALPHA, seconds=seconds)

@@ -1,0 +1,67 @@
+"""Fixed-target runtimes from the GA's stored traces: for each run and each target level of
+conflicts, the evaluations after which the best so far first had at most that many conflicts.
+
+The view is COCO's and IOHanalyzer's fixed-target ECDF: the targets of a board are every
+conflict level from the median of the first populations (the median over runs of each first
+population's median, rounded down) to 0, the same for every algorithm on that board, and the
+ECDF is the fraction of (run, target) pairs reached within a given number of evaluations.
+
+A trace has a row per generation (gaqueens.result.TRACE_COLUMNS); the best so far is the running
+minimum of its best. The GA evaluates a whole population at once, so a target is reached at the
+evaluation count that ends its generation; the first individual alone has at most the first
+population's worst conflicts, so targets at or above that worst count as reached at evaluation
+1. The same rule writes the IOHanalyzer export (gaqueens.export), so both give the same
+runtimes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+COLUMNS = ("algorithm", "board", "seed", "target", "runtime")
+
+
+def targets(traces: pd.DataFrame) -> dict[int, np.ndarray]:
+    """Per board: the target levels, from the first populations' median down to 0."""
+    first = traces[traces["generation"] == 0]
+    return {int(board): np.arange(math.floor(np.median(rows["median"])), -1, -1)
+            for board, rows in first.groupby("board")}
+
+
+def run_runtimes(evaluations, best, worst: float, levels: np.ndarray) -> np.ndarray:
+    """The runtime of one run to each of ``levels``, from its trace's evaluations and best per
+    generation and its first population's worst: 1 at or above that worst, else the
+    evaluations of the first generation whose best so far is at most the level, else
+    infinite."""
+    so_far = np.minimum.accumulate(np.asarray(best, dtype=float))
+    first = np.searchsorted(-so_far, -np.asarray(levels, dtype=float), side="left")
+    found = np.asarray(evaluations, dtype=float)[np.minimum(first, len(so_far) - 1)]
+    return np.where(levels >= worst, 1.0, np.where(first < len(so_far), found, np.inf))
+
+
+def runtimes(traces: pd.DataFrame) -> pd.DataFrame:
+    """Every (run, target) pair's runtime, with COLUMNS, in the traces' order of runs (each
+    run's rows in order of generation, from 0)."""
+    if traces.empty:
+        return pd.DataFrame(columns=COLUMNS)
+    levels = targets(traces)
+    starts = np.flatnonzero(traces["generation"].to_numpy() == 0)
+    ends = np.r_[starts[1:], len(traces)]
+    evaluations, best = traces["evaluations"].to_numpy(), traces["best"].to_numpy()
+    worst, boards = traces["worst"].to_numpy(), traces["board"].to_numpy()
+    counts, times = [], []
+    for start, end in zip(starts, ends):
+        board_levels = levels[int(boards[start])]
+        times.append(run_runtimes(evaluations[start:end], best[start:end], worst[start],
+                                  board_levels))
+        counts.append(len(board_levels))
+    return pd.DataFrame({
+        "algorithm": np.repeat(traces["algorithm"].to_numpy()[starts], counts),
+        "board": np.repeat(boards[starts], counts),
+        "seed": np.repeat(traces["seed"].to_numpy()[starts], counts),
+        "target": np.concatenate([levels[int(boards[i])] for i in starts]),
+        "runtime": np.concatenate(times),
+    }, columns=COLUMNS)

@@ -1,0 +1,112 @@
+"""Two-sample statistics, all from scipy.stats: the ratio of two medians with its bootstrap
+interval, the Kolmogorov-Smirnov, Anderson-Darling and Mann-Whitney tests, and Holm's
+correction for many tests.
+
+Importing scipy.stats takes about 0.9 s, longer than the main job, so only the parts that
+compare two samples import this module (the comparisons of a sweep with several algorithms, the
+fidelity check); the summary of every sweep resamples in numpy (gaqueens.reports.resampling).
+
+Runs that stop short enter as infinite work: the tests rank them as the worst; inside the
+bootstrap they stand as CENSORED, and a median ratio at least REACHED reads as infinite.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from scipy import stats
+
+from gaqueens.reports.resampling import CENSORED, REACHED
+
+ALPHA = 0.01  # the level at which a test is said to reject, after Holm's correction if many
+LEVEL = 0.95  # the level of the interval of a median ratio
+RESAMPLES = 9_999  # scipy.stats.bootstrap's default; the interval's ends move by about 1% between seeds
+
+
+def _median(sample: np.ndarray, axis: int = -1) -> np.ndarray:
+    """The median along ``axis``, by sorting (faster than np.median's partition on the many
+    short rows of a bootstrap)."""
+    rows = np.sort(sample, axis=axis)
+    size = rows.shape[axis]
+    low = np.take(rows, (size - 1) // 2, axis=axis)
+    high = np.take(rows, size // 2, axis=axis)
+    return (low + high) / 2
+
+
+def _ratio(first, second, axis=-1):
+    top, bottom = _median(first, axis), _median(second, axis)
+    with np.errstate(invalid="ignore"):
+        return np.where((top >= REACHED) & (bottom >= REACHED), np.nan, top / bottom)
+
+
+def _finite(values) -> np.ndarray:
+    values = np.asarray(values, dtype=float)
+    return np.where(np.isinf(values), CENSORED, values)
+
+
+def _uncensored(value: float) -> float:
+    return np.inf if value >= REACHED else float(value)
+
+
+def median_ratio(first, second, rng: np.random.Generator, level: float = LEVEL,
+                 resamples: int = RESAMPLES) -> tuple[float, float, float]:
+    """median(first) / median(second), with its percentile-bootstrap interval at ``level``
+    (scipy.stats.bootstrap, each sample resampled on its own). Infinite values (unsolved runs)
+    are allowed: a ratio whose two medians are both infinite is nan, and so is an interval that
+    reaches such resamples. A sample of one value gives the ratio and no interval."""
+    first, second = _finite(first), _finite(second)
+    ratio = float(_ratio(first, second))
+    if np.isnan(ratio) or min(len(first), len(second)) < 2:
+        return _uncensored(ratio), np.nan, np.nan
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # nan resamples: the interval is nan
+        result = stats.bootstrap((first, second), _ratio, vectorized=True, paired=False,
+                                 confidence_level=level, method="percentile",
+                                 n_resamples=resamples, batch=1000, rng=rng)
+    low, high = result.confidence_interval
+    return _uncensored(ratio), _uncensored(low), _uncensored(high)
+
+
+def mann_whitney(first, second) -> tuple[float, float]:
+    """The two-sided Mann-Whitney U test of first against second: (p, share), where share is
+    U / (n m), the chance that a run of ``first`` takes more than one of ``second`` (ties
+    counted half); infinite values rank as the worst. p is 1 where every value is the same."""
+    first, second = np.asarray(first, dtype=float), np.asarray(second, dtype=float)
+    result = stats.mannwhitneyu(first, second, alternative="two-sided")
+    share = float(result.statistic) / (len(first) * len(second))
+    p = float(result.pvalue)
+    return (1.0 if np.isnan(p) else p), share
+
+
+def kolmogorov_smirnov(first, second) -> float:
+    """The p-value of the two-sided two-sample Kolmogorov-Smirnov test (scipy.stats.ks_2samp).
+    With ties (evaluations come in steps of 20) it is conservative."""
+    return float(stats.ks_2samp(first, second).pvalue)
+
+
+def anderson_darling(first, second) -> float:
+    """The p-value of the k-sample Anderson-Darling test on two samples (its midrank variant,
+    for discrete data). scipy interpolates it from tables, so it is floored at 0.001 and capped
+    at 0.25."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # the floor and cap, stated above
+        try:
+            result = stats.anderson_ksamp([first, second], variant="midrank")
+        except TypeError:  # scipy before 1.17: midrank is its default
+            result = stats.anderson_ksamp([first, second])
+    return float(result.pvalue)
+
+
+def holm(p_values) -> np.ndarray:
+    """Holm's step-down adjustment of ``p_values`` for testing them all at once: sorted
+    ascending, the i-th of m becomes max over j <= i of min(1, (m - j + 1) p_j). nan stays nan
+    and is not counted in m."""
+    p = np.asarray(p_values, dtype=float)
+    adjusted = np.full(p.shape, np.nan)
+    present = np.flatnonzero(~np.isnan(p))
+    order = present[np.argsort(p[present], kind="stable")]
+    m = len(order)
+    factors = m - np.arange(m)
+    adjusted[order] = np.maximum.accumulate(np.minimum(1.0, factors * p[order]))
+    return adjusted

@@ -1,0 +1,102 @@
+"""Comparisons of each algorithm with the first entry (rules: gaqueens/reports/compare.py), on
+hand-built runs and in a sweep's outputs."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from gaqueens.reports import compare, stats
+from gaqueens.sweep import main
+
+
+def runs_of(algorithm, work, board=8, unit="evaluations", solved=None, seconds=None):
+    solved = [True] * len(work) if solved is None else solved
+    return pd.DataFrame({
+        "algorithm": algorithm, "board": board, "seed": range(1, len(work) + 1),
+        "solved": solved, "evaluations": work, "unit": unit,
+        "seconds": seconds if seconds is not None else np.asarray(work) * 1e-5,
+    })
+
+
+def lattice(median, size=100, seed=0):
+    rng = np.random.default_rng(seed)
+    return (np.round(rng.lognormal(np.log(median), 0.4, size) / 20) * 20 + 20).astype(int)
+
+
+def test_a_variant_needing_more_evaluations_is_called_more():
+    runs = pd.concat([runs_of("ga", lattice(1000)), runs_of("slow", lattice(1500, seed=1)),
+                      runs_of("alike", lattice(1000, seed=2))])
+    table = compare.comparisons(runs).set_index("algorithm")
+    assert list(table.columns) == [c for c in compare.COLUMNS if c != "algorithm"]
+    assert table.loc["slow", "verdict"] == "more" and table.loc["slow", "unit"] == "evaluations"
+    assert table.loc["slow", "ci_low"] <= table.loc["slow", "median_ratio"] <= table.loc["slow", "ci_high"]
+    assert table.loc["alike", "verdict"] == compare.SAME
+    assert (table["reference"] == "ga").all()
+    assert (table["p_holm"] >= table["p_value"]).all()
+
+
+def test_fewer_when_the_variant_needs_less():
+    runs = pd.concat([runs_of("ga", lattice(1500)), runs_of("fast", lattice(1000, seed=1))])
+    assert compare.comparisons(runs)["verdict"].tolist() == ["fewer"]
+
+
+def test_holm_runs_over_the_whole_table():
+    """Four comparisons, one per board: the smallest p is multiplied by 4, as Holm's first
+    step over the whole table (gaqueens.reports.stats.holm) does."""
+    runs = [runs_of("ga", lattice(1000), board=b) for b in (8, 9, 10, 11)]
+    runs += [runs_of("v", lattice(1000, seed=b), board=b) for b in (8, 9, 10, 11)]
+    table = compare.comparisons(pd.concat(runs))
+    assert table["p_holm"].tolist() == pytest.approx(list(stats.holm(table["p_value"])))
+    assert table["p_holm"].min() == pytest.approx(min(1, 4 * table["p_value"].min()))
+
+
+def test_work_in_other_units_is_compared_in_seconds():
+    runs = pd.concat([runs_of("ga", lattice(1000), seconds=np.full(100, 0.01)),
+                      runs_of("local-search", lattice(50), unit="swaps",
+                              seconds=np.full(100, 0.001))])
+    row = compare.comparisons(runs).iloc[0]
+    assert row["unit"] == "seconds" and row["median_ratio"] == pytest.approx(0.1)
+    assert row["verdict"] == "fewer"
+    assert "compared in wall time only" in compare.note(compare.comparisons(runs))
+
+
+def test_unsolved_runs_rank_as_the_worst():
+    """Unsolved runs that stopped early (little work) still count as the most work."""
+    runs = pd.concat([runs_of("ga", lattice(1000)),
+                      runs_of("stuck", [20] * 100, solved=[False] * 100)])
+    row = compare.comparisons(runs).iloc[0]
+    assert row["verdict"] == "more" and row["median_ratio"] == math.inf
+    assert "| - (- to -) |" in compare.table(compare.comparisons(runs))
+
+
+def test_boards_the_reference_did_not_run_are_left_out():
+    runs = pd.concat([runs_of("ga", lattice(1000)), runs_of("v", lattice(1000), board=9),
+                      runs_of("v", lattice(1000))])
+    assert compare.comparisons(runs)["board"].tolist() == [8]
+
+
+def test_a_sweep_with_a_variant_writes_its_comparisons(tmp_path):
+    text = ("boards: [8, 10]\nseeds: {first: 1, last: 30}\n"
+            "variants: {uniform-parents: {select: uniform}}\n"
+            "baselines: [construction]\n")
+    (tmp_path / "x.yaml").write_text(text)
+    out = tmp_path / "out"
+    assert main([str(tmp_path / "x.yaml"), "--out", str(out), "--quiet", "--workers", "1"]) == 0
+    table = pd.read_csv(out / "comparisons.csv")
+    assert list(table.columns) == list(compare.COLUMNS)
+    assert table[["board", "algorithm", "unit"]].values.tolist() == [
+        [8, "uniform-parents", "evaluations"], [8, "construction", "seconds"],
+        [10, "uniform-parents", "evaluations"], [10, "construction", "seconds"]]
+    summary = (out / "summary.md").read_text()
+    assert "## Compared with ga" in summary and "Holm" in summary
+    assert (out / "fixed-target.png").stat().st_size > 0
+
+
+def test_a_sweep_of_one_algorithm_writes_no_comparisons(tmp_path):
+    (tmp_path / "x.yaml").write_text("boards: [8]\nseeds: {first: 1, last: 5}\n")
+    out = tmp_path / "out"
+    assert main([str(tmp_path / "x.yaml"), "--out", str(out), "--quiet", "--workers", "1"]) == 0
+    assert not (out / "comparisons.csv").exists()
+    assert "Compared with" not in (out / "summary.md").read_text()

@@ -1,0 +1,64 @@
+"""Fixed-target runtimes from traces, and their ECDF plot (rules: gaqueens/reports/runtimes.py)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from gaqueens.reports import plots, runtimes
+
+
+def trace(best, worst0, median0, seed=1, board=8, algorithm="ga"):
+    """A run's trace: generation g ends at 20 + 20 g evaluations with the given best."""
+    generations = np.arange(len(best))
+    return pd.DataFrame({
+        "algorithm": algorithm, "board": board, "seed": seed, "generation": generations,
+        "evaluations": 20 + 20 * generations, "best": best,
+        "median": [median0] + [b + 1 for b in best[1:]], "worst": [worst0] * len(best),
+        "mean": 0.0,
+    })
+
+
+def test_runtimes_by_hand():
+    """Best per generation 5, 6, 3, 3, 1, 0 (the best so far never rises: 5, 5, 3, 3, 1, 0);
+    the first population's worst is 9, so levels 9 and above are reached at evaluation 1."""
+    times = runtimes.run_runtimes(
+        [20, 40, 60, 80, 100, 120], [5, 6, 3, 3, 1, 0], 9, np.array([10, 9, 8, 5, 4, 3, 2, 1, 0]))
+    assert times.tolist() == [1, 1, 20, 20, 60, 60, 100, 100, 120]
+
+
+def test_an_unsolved_run_never_reaches_the_lower_targets():
+    times = runtimes.run_runtimes([20, 40], [4, 2], 7, np.array([3, 2, 1, 0]))
+    assert times.tolist() == [40, 40, np.inf, np.inf]
+
+
+def test_targets_run_from_the_first_populations_median_to_zero():
+    traces = pd.concat([trace([4, 2, 0], 9, 6.5, seed=1), trace([5, 1, 0], 9, 5.0, seed=2),
+                        trace([3, 0], 8, 7.0, seed=3)])
+    assert runtimes.targets(traces)[8].tolist() == [6, 5, 4, 3, 2, 1, 0]
+    pairs = runtimes.runtimes(traces)
+    assert list(pairs.columns) == list(runtimes.COLUMNS) and len(pairs) == 3 * 7
+    first = pairs[pairs["seed"] == 1]
+    assert first["runtime"].tolist() == [20, 20, 20, 40, 40, 60, 60]
+
+
+def test_the_targets_are_the_boards_and_shared_by_every_algorithm():
+    traces = pd.concat([trace([4, 0], 9, 5.0, algorithm="ga"),
+                        trace([2, 0], 6, 1.0, algorithm="variant"),
+                        trace([30, 0], 40, 20.0, board=32)])
+    levels = runtimes.targets(traces)
+    assert levels[8].tolist() == [3, 2, 1, 0] and levels[32][0] == 20
+    pairs = runtimes.runtimes(traces)
+    assert (pairs.groupby(["algorithm", "board"]).size() == [4, 21, 4]).all()
+
+
+def test_no_traces_no_pairs():
+    assert runtimes.runtimes(trace([1], 2, 1.0).iloc[0:0]).empty
+
+
+@pytest.mark.parametrize("algorithms", [["ga"], ["ga", "variant"]])
+def test_the_fixed_target_plot_is_drawn(tmp_path, algorithms):
+    traces = pd.concat([trace([5, 3, 1, 0], 9, 5.0, seed=s, algorithm=a, board=b)
+                        for a in algorithms for b in (8, 16) for s in (1, 2, 3)])
+    path = tmp_path / "fixed-target.png"
+    plots.fixed_target(traces, path, "test")
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
