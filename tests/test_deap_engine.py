@@ -12,16 +12,21 @@ from __future__ import annotations
 
 import random
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
 from deap import algorithms, base, creator, tools
 
 from gaqueens import ga
+from gaqueens.bench import deap_example
+from gaqueens.experiment import load
 from gaqueens.board import attacking_pairs, diagonal_excess, is_solution
 from gaqueens.ga import GaSettings, deap_engine
 from gaqueens.ga.operators import DeapOperator, Pmx, Shuffle, Tournament, Uniform
 from gaqueens.result import same_run
+
+EXPERIMENTS = Path(__file__).resolve().parent.parent / "experiments"
 
 if not hasattr(creator, "TestFitnessMin"):
     creator.create("TestFitnessMin", base.Fitness, weights=(-1.0,))
@@ -120,50 +125,22 @@ def test_each_generation_is_deaps_own(name, board, seed):
 
 # ---- DEAP's own N-Queens example ---------------------------------------------------------------
 
-# examples/ga/nqueens.py in DEAP's repository, as its settings read: eaSimple on 20 queens,
-# 300 individuals, PMX with cxpb 0.5, mutShuffleIndexes with indpb 2/N and mutpb 0.2,
-# selTournament of 3, and its fitness (queens beyond the first on each diagonal).
-EXAMPLE = GaSettings(engine="deap", scheme="simple", population=300, variation="and", cxpb=0.5,
-                     mutpb=0.2, select=DeapOperator("selTournament", (("tournsize", 3),)),
-                     crossover=DeapOperator("cxPartialyMatched"),
-                     mutation=DeapOperator("mutShuffleIndexes", (("indpb", 2 / 20),)),
-                     fitness="excess", target=0, generations=100)
-
-
-def example_fitness(individual):
-    """The example's fitness, counted on the two diagonals only, as it counts it."""
-    size = len(individual)
-    falling, rising = [0] * (2 * size - 1), [0] * (2 * size - 1)
-    for row, column in enumerate(individual):
-        falling[row + column] += 1
-        rising[size - 1 - row + column] += 1
-    return (sum(k - 1 for k in falling + rising if k > 1),)
-
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_deaps_nqueens_example_is_run_as_deap_runs_it(seed):
-    """Stopped at its first solution (or its 100 generations), our run is the example's run up
-    to that generation."""
-    result = ga.run(EXAMPLE, 20, seed)
-    box = deaps_toolbox(20, fitness="excess", select=(tools.selTournament, {"tournsize": 3}),
-                        mutate=(tools.mutShuffleIndexes, {"indpb": 2.0 / 20}),
-                        mate=(tools.cxPartialyMatched, {}))
-    box.register("evaluate", example_fitness)
-    random.seed(seed)
-    population = box.population(n=300)
-    hall = tools.HallOfFame(1)
-    _, logbook = algorithms.eaSimple(population, box, cxpb=0.5, mutpb=0.2,
-                                     ngen=result.generations, stats=statistics(),
-                                     halloffame=hall, verbose=False)
-    assert list(hall[0]) == result.solution.tolist()
-    assert result.conflicts == attacking_pairs(hall[0])
-    assert result.solved == (hall[0].fitness.values[0] == 0) == (result.generations < 100
-                                                                 or min(logbook.select("min")) == 0)
-    assert result.evaluations == sum(logbook.select("nevals"))
-    assert result.trace[:, 2].tolist() == logbook.select("min")
-    assert result.trace[:, 4].tolist() == logbook.select("max")
-    if result.generations:  # the generation before had no solution
-        assert min(logbook.select("min")[:-1]) > 0
+    """Stopped at its first solution (or its 100 generations), the ga of
+    experiments/deap-example.yaml on engine: deap is DEAP's own run of the example, built and
+    run by DEAP alone (gaqueens/bench/deap_example.py), up to that generation."""
+    ga_settings = load(EXPERIMENTS / "deap-example.yaml").entry("ga").settings
+    result = ga.run(ga_settings, deap_example.QUEENS, seed)
+    assert deap_example.same_as_ours(result, seed) is None
+    assert result.conflicts == attacking_pairs(result.solution)
+
+
+def test_the_example_fitness_is_the_excess_fitness():
+    for seed in range(20):
+        genome = np.random.default_rng(seed).permutation(20).tolist()
+        assert deap_example.evaluate(genome) == (diagonal_excess(genome),)
 
 
 # ---- the engine's own promises --------------------------------------------------------------------
