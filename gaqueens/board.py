@@ -46,16 +46,21 @@ class Conflicts:
         self._buffers: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
     def __call__(self, genomes: np.ndarray) -> np.ndarray:
+        n = self.n
+        counts = self.counts(genomes)
+        if self.measure == "excess":
+            return 2 * n - np.count_nonzero(counts, axis=1)
+        return (np.einsum("ij,ij->i", counts, counts) - 2 * n) // 2
+
+    def counts(self, genomes: np.ndarray) -> np.ndarray:
+        """The queens on each diagonal, a row of 4n counters per genome (the layout above)."""
         k, n = genomes.shape
         if n != self.n:
             raise ValueError(f"genomes of length {n} on a board of {self.n}")
         falling, rising, diagonals = self._buffers.get(k) or self._make_buffers(k)
         np.subtract(falling, genomes, out=diagonals[:, :n])
         np.add(rising, genomes, out=diagonals[:, n:])
-        counts = np.bincount(diagonals.ravel(), minlength=4 * n * k).reshape(k, 4 * n)
-        if self.measure == "excess":
-            return 2 * n - np.count_nonzero(counts, axis=1)
-        return (np.einsum("ij,ij->i", counts, counts) - 2 * n) // 2
+        return np.bincount(diagonals.ravel(), minlength=4 * n * k).reshape(k, 4 * n)
 
     def _make_buffers(self, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         n = self.n
@@ -77,6 +82,111 @@ class Fitness:
     def __call__(self, genomes: np.ndarray) -> np.ndarray:
         self.evaluations += len(genomes)
         return self.conflicts(genomes)
+
+
+class SwapConflicts:
+    """The conflicts of swap children from their parents' diagonal counts, not recounted.
+
+    ``counts(genomes)`` gives each genome's queens per diagonal, a row of 4n counters in the
+    layout of Conflicts (falling diagonal r - c at r - c + n - 1, rising r + c at r + c + 2n).
+    Swapping the entries ci, cj of rows i and j moves two queens: off the falling diagonals
+    i - ci, j - cj and the rising i + ci, j + cj, onto i - cj, j - ci and i + cj, j + ci. Only
+    these eight counters change, and no diagonal is both left and entered (that would need
+    i = j or ci = cj). The two left falling diagonals coincide exactly when the two entered
+    rising ones do (i - ci = j - cj), and the two left rising exactly when the two entered
+    falling do (i + ci = j + cj): when the two queens attack each other diagonally. Leaving a
+    diagonal of k queens loses k - 1 attacking pairs, entering one of k gains k, one queen at a
+    time, so the change of the pairs is
+
+        (the 4 entered counts) - (the 4 left counts) + 4 + 2 [the two queens attack]
+
+    and of the excess (queens beyond the first on each diagonal): +1 per entered diagonal
+    holding a queen, -1 per left diagonal holding two or more, and for a coinciding pair +1
+    where the left diagonal holds exactly two and +1 where the entered one is empty.
+
+    ``diagonals`` gives a swap's eight counters, ``change`` the change of many children's
+    fitness at once, ``move`` makes the swaps in the counters. tests/test_swap_conflicts.py
+    checks them against Conflicts on random permutations and swaps (hypothesis).
+    """
+
+    WEIGHTS = np.array([-1, -1, -1, -1, 1, 1, 1, 1])  # left counters, then entered
+
+    def __init__(self, n: int, measure: str = "pairs"):
+        if measure not in FITNESSES:
+            raise ValueError(f"measure must be one of {', '.join(FITNESSES)}, got {measure!r}")
+        self.n, self.measure, self.width = n, measure, 4 * n
+        self.dtype = np.int16 if n < 2**15 else np.int32
+        self.conflicts = Conflicts(n, measure)
+
+    def counts(self, genomes: np.ndarray) -> np.ndarray:
+        """The diagonal counters of a 2-D array of genomes, a row of 4n per genome."""
+        return self.conflicts.counts(genomes).astype(self.dtype)
+
+    def diagonals(self, positions: np.ndarray, columns: np.ndarray, rows=None) -> np.ndarray:
+        """The counters a swap touches, shape (..., 8): for ``positions`` [i, j] and their
+        ``columns`` [ci, cj] (arrays (..., 2)), the falling counters left by the queens of
+        rows i and j, the rising left, the falling entered, the rising entered. With ``rows``
+        (shape (...)), the counters of genome ``rows`` of a (k, 4n) array, flattened."""
+        n = self.n
+        falling = positions + (n - 1) if rows is None else positions + (
+            np.multiply(rows, self.width) + (n - 1))[..., None]
+        rising = falling + (n + 1)
+        out = np.empty((*positions.shape[:-1], 8), dtype=np.int64)
+        np.subtract(falling, columns, out=out[..., 0:2])
+        np.add(rising, columns, out=out[..., 2:4])
+        np.subtract(falling, columns[..., ::-1], out=out[..., 4:6])
+        np.add(rising, columns[..., ::-1], out=out[..., 6:8])
+        return out
+
+    def change(self, counts: np.ndarray, at: np.ndarray) -> np.ndarray:
+        """The change of the measure for swaps whose counters are ``at`` (from ``diagonals``
+        with rows) in ``counts``, a contiguous (k, 4n) array."""
+        touched = counts.reshape(-1)[at]
+        attack = at[..., 0] == at[..., 1]  # the left falling counters coincide
+        rising = at[..., 2] == at[..., 3]  # or the left rising ones
+        if self.measure == "pairs":
+            attack |= rising
+            return touched @ self.WEIGHTS + 2 * attack + 4
+        occupied = (touched[..., 4:] >= 1).sum(axis=-1)
+        crowded = (touched[..., :4] >= 2).sum(axis=-1)
+        return (occupied - crowded
+                + attack * ((touched[..., 0] == 2).astype(np.int64) + (touched[..., 6] == 0))
+                + rising * ((touched[..., 2] == 2).astype(np.int64) + (touched[..., 4] == 0)))
+
+    def move(self, counts: np.ndarray, at: np.ndarray) -> None:
+        """Makes the swaps whose counters are ``at`` (from ``diagonals`` with rows, each
+        genome's row at most once) in ``counts``, a contiguous (k, 4n) array, in place."""
+        flat = counts.reshape(-1)
+        for left in (slice(0, 4, 2), slice(1, 4, 2)):  # a pair may share a counter: i, then j
+            flat[at[..., left]] -= 1
+        for entered in (slice(4, 8, 2), slice(5, 8, 2)):
+            flat[at[..., entered]] += 1
+
+
+class RunsFitness:
+    """The GA's fitness for the swap children of several runs at once (gaqueens.ga.batched),
+    counting per run as Fitness does for one: ``evaluations[r]`` is the genomes scored for
+    run r. ``whole`` scores whole genomes, ``children`` swap children from their parents'
+    counts (SwapConflicts)."""
+
+    def __init__(self, n: int, measure: str, runs: int):
+        self.swaps = SwapConflicts(n, measure)
+        self.evaluations = np.zeros(runs, dtype=np.int64)
+
+    def whole(self, runs, genomes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The fitness (runs, k) and the diagonal counters (runs * k, 4n) of genomes of shape
+        (runs, k, n), run ``runs[r]``'s in row r."""
+        count, k, n = genomes.shape
+        self.evaluations[runs] += k
+        flat = genomes.reshape(count * k, n)
+        conflicts = self.swaps.conflicts
+        return conflicts(flat).reshape(count, k), conflicts.counts(flat).astype(self.swaps.dtype)
+
+    def children(self, runs, parent_values, counts, at) -> np.ndarray:
+        """The fitness of children (runs, k) made by the swaps of counters ``at`` (runs, k, 8)
+        from genomes of fitness ``parent_values`` (SwapConflicts.diagonals and change)."""
+        self.evaluations[runs] += at.shape[1]
+        return parent_values + self.swaps.change(counts, at)
 
 
 def attacking_pairs(columns) -> int:

@@ -79,6 +79,21 @@ class Randomness:
     def uniform(self, size: int) -> np.ndarray:
         return self._next(("uniform", size), self.numpy.random)
 
+    def ahead(self, low: int, high: int, size, count: int) -> np.ndarray:
+        """The draws of the next ``count`` calls ``integers(low, high, size)``, one array of
+        shape (count, *size), drawn from the generator exactly where those calls would draw
+        them: the block is drawn anew only when the first of the calls would. The calls must
+        not run past the block (ValueError), so a block of 256 is taken in slices of 256, 128,
+        ... from its start. gaqueens.ga.batched takes many generations' draws at once so."""
+        key = (low, high, size)
+        entry = self._blocks.get(key)
+        if entry is None or entry[1] == self.block:
+            entry = self._blocks[key] = [self.numpy.integers(low, high, (self.block, *np.atleast_1d(size))), 0]
+        if entry[1] + count > self.block:
+            raise ValueError(f"{count} calls from call {entry[1]} run past a block of {self.block}")
+        entry[1] += count
+        return entry[0][entry[1] - count: entry[1]]
+
     def _next(self, key: tuple, draw) -> np.ndarray:
         entry = self._blocks.get(key)
         if entry is None or entry[1] == self.block:
