@@ -46,8 +46,11 @@ class Conflicts:
         self._buffers: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
     def __call__(self, genomes: np.ndarray) -> np.ndarray:
+        return self.measured(self.counts(genomes))
+
+    def measured(self, counts: np.ndarray) -> np.ndarray:
+        """The measure of each genome from its diagonal counters (a row each, from counts)."""
         n = self.n
-        counts = self.counts(genomes)
         if self.measure == "excess":
             return 2 * n - np.count_nonzero(counts, axis=1)
         return (np.einsum("ij,ij->i", counts, counts) - 2 * n) // 2
@@ -87,8 +90,8 @@ class Fitness:
 class SwapConflicts:
     """The conflicts of swap children from their parents' diagonal counts, not recounted.
 
-    ``counts(genomes)`` gives each genome's queens per diagonal, a row of 4n counters in the
-    layout of Conflicts (falling diagonal r - c at r - c + n - 1, rising r + c at r + c + 2n).
+    A genome's diagonal counters are the queens on each diagonal, 4n of them in the layout of
+    Conflicts.counts (falling diagonal r - c at r - c + n - 1, rising r + c at r + c + 2n).
     Swapping the entries ci, cj of rows i and j moves two queens: off the falling diagonals
     i - ci, j - cj and the rising i + ci, j + cj, onto i - cj, j - ci and i + cj, j + ci. Only
     these eight counters change, and no diagonal is both left and entered (that would need
@@ -104,89 +107,86 @@ class SwapConflicts:
     holding a queen, -1 per left diagonal holding two or more, and for a coinciding pair +1
     where the left diagonal holds exactly two and +1 where the entered one is empty.
 
-    ``diagonals`` gives a swap's eight counters, ``change`` the change of many children's
-    fitness at once, ``move`` makes the swaps in the counters. tests/test_swap_conflicts.py
-    checks them against Conflicts on random permutations and swaps (hypothesis).
+    Arrays of many swaps are planes, the first axis naming the part: ``positions`` [i, j] and
+    ``columns`` [ci, cj] of shape (2, ...); ``diagonals`` gives the eight counters (8, ...):
+    the falling left by the queens of rows i and j, the rising left, the falling entered and
+    the rising entered; ``change`` the change of the measure from those counters' counts;
+    ``move`` makes the swaps in a flat array of counters. tests/test_swap_conflicts.py checks
+    them against Conflicts on random permutations and swaps (hypothesis).
     """
-
-    WEIGHTS = np.array([-1, -1, -1, -1, 1, 1, 1, 1])  # left counters, then entered
 
     def __init__(self, n: int, measure: str = "pairs"):
         if measure not in FITNESSES:
             raise ValueError(f"measure must be one of {', '.join(FITNESSES)}, got {measure!r}")
-        self.n, self.measure, self.width = n, measure, 4 * n
-        self.dtype = np.int16 if n < 2**15 else np.int32
+        self.n, self.measure = n, measure
         self.conflicts = Conflicts(n, measure)
 
-    def counts(self, genomes: np.ndarray) -> np.ndarray:
-        """The diagonal counters of a 2-D array of genomes, a row of 4n per genome."""
-        return self.conflicts.counts(genomes).astype(self.dtype)
+    WEIGHTS = np.array([-1, -1, -1, -1, 1, 1, 1, 1])  # the left counters, then the entered
 
-    def diagonals(self, positions: np.ndarray, columns: np.ndarray, rows=None) -> np.ndarray:
-        """The counters a swap touches, shape (..., 8): for ``positions`` [i, j] and their
-        ``columns`` [ci, cj] (arrays (..., 2)), the falling counters left by the queens of
-        rows i and j, the rising left, the falling entered, the rising entered. With ``rows``
-        (shape (...)), the counters of genome ``rows`` of a (k, 4n) array, flattened."""
-        n = self.n
-        falling = positions + (n - 1) if rows is None else positions + (
-            np.multiply(rows, self.width) + (n - 1))[..., None]
-        rising = falling + (n + 1)
-        out = np.empty((*positions.shape[:-1], 8), dtype=np.int64)
-        np.subtract(falling, columns, out=out[..., 0:2])
-        np.add(rising, columns, out=out[..., 2:4])
-        np.subtract(falling, columns[..., ::-1], out=out[..., 4:6])
-        np.add(rising, columns[..., ::-1], out=out[..., 6:8])
+    def diagonals(self, positions: np.ndarray, columns: np.ndarray, offset=0) -> np.ndarray:
+        """The eight counters of each swap (8, ...), plus ``offset``. ``positions`` may be
+        given as where the two entries are in a flat array, and ``offset`` then says where a
+        genome's counters start, relative to its first entry."""
+        falling = positions + (offset + self.n - 1)
+        rising = falling + (self.n + 1)
+        out = np.empty((8, *positions.shape[1:]), dtype=np.int64)
+        np.subtract(falling, columns, out=out[0:2])
+        np.add(rising, columns, out=out[2:4])
+        np.subtract(falling, columns[::-1], out=out[4:6])
+        np.add(rising, columns[::-1], out=out[6:8])
         return out
 
-    def change(self, counts: np.ndarray, at: np.ndarray) -> np.ndarray:
-        """The change of the measure for swaps whose counters are ``at`` (from ``diagonals``
-        with rows) in ``counts``, a contiguous (k, 4n) array."""
-        touched = counts.reshape(-1)[at]
-        attack = at[..., 0] == at[..., 1]  # the left falling counters coincide
-        rising = at[..., 2] == at[..., 3]  # or the left rising ones
+    def change(self, counts: np.ndarray, diagonals: np.ndarray) -> np.ndarray:
+        """The change of the measure for swaps whose eight counters (``diagonals``, with any
+        offset) hold ``counts`` (8, ...)."""
+        attack = diagonals[0] == diagonals[1]  # the left falling counters coincide
+        rising = diagonals[2] == diagonals[3]  # or the left rising ones
         if self.measure == "pairs":
             attack |= rising
-            return touched @ self.WEIGHTS + 2 * attack + 4
-        occupied = (touched[..., 4:] >= 1).sum(axis=-1)
-        crowded = (touched[..., :4] >= 2).sum(axis=-1)
-        return (occupied - crowded
-                + attack * ((touched[..., 0] == 2).astype(np.int64) + (touched[..., 6] == 0))
-                + rising * ((touched[..., 2] == 2).astype(np.int64) + (touched[..., 4] == 0)))
+            change = (self.WEIGHTS @ counts.reshape(8, -1)).reshape(counts.shape[1:])
+            change += np.where(attack, 6, 4)
+            return change
+        counts = counts.astype(np.int64)
+        return ((counts[4:] >= 1).sum(axis=0) - (counts[:4] >= 2).sum(axis=0)
+                + attack * ((counts[0] == 2).astype(np.int64) + (counts[6] == 0))
+                + rising * ((counts[2] == 2).astype(np.int64) + (counts[4] == 0)))
 
-    def move(self, counts: np.ndarray, at: np.ndarray) -> None:
-        """Makes the swaps whose counters are ``at`` (from ``diagonals`` with rows, each
-        genome's row at most once) in ``counts``, a contiguous (k, 4n) array, in place."""
-        flat = counts.reshape(-1)
-        for left in (slice(0, 4, 2), slice(1, 4, 2)):  # a pair may share a counter: i, then j
-            flat[at[..., left]] -= 1
-        for entered in (slice(4, 8, 2), slice(5, 8, 2)):
-            flat[at[..., entered]] += 1
+    def move(self, flat: np.ndarray, diagonals: np.ndarray) -> None:
+        """Makes the swaps in ``flat``, a 1-D array of counters, ``diagonals`` (8, ...) being
+        each swap's counters in it with their offset (no two swaps on one genome)."""
+        for left in (diagonals[0:4:2], diagonals[1:4:2]):  # a pair may share a counter
+            flat[left] -= 1
+        for entered in (diagonals[4::2], diagonals[5::2]):
+            flat[entered] += 1
 
 
 class RunsFitness:
-    """The GA's fitness for the swap children of several runs at once (gaqueens.ga.batched),
-    counting per run as Fitness does for one: ``evaluations[r]`` is the genomes scored for
-    run r. ``whole`` scores whole genomes, ``children`` swap children from their parents'
-    counts (SwapConflicts)."""
+    """The GA's fitness for several runs at once (gaqueens.ga.batched), counting per run as
+    Fitness counts for one: ``evaluations[r]`` is the genomes scored for the run in place r.
+    ``whole`` scores whole genomes; ``children`` swap children from their parents' counters
+    (SwapConflicts); ``keep`` drops the runs that ended, as the runs' arrays drop them."""
 
     def __init__(self, n: int, measure: str, runs: int):
         self.swaps = SwapConflicts(n, measure)
         self.evaluations = np.zeros(runs, dtype=np.int64)
 
-    def whole(self, runs, genomes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def whole(self, genomes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The fitness (runs, k) and the diagonal counters (runs * k, 4n) of genomes of shape
-        (runs, k, n), run ``runs[r]``'s in row r."""
+        (runs, k, n)."""
         count, k, n = genomes.shape
-        self.evaluations[runs] += k
-        flat = genomes.reshape(count * k, n)
+        self.evaluations += k
         conflicts = self.swaps.conflicts
-        return conflicts(flat).reshape(count, k), conflicts.counts(flat).astype(self.swaps.dtype)
+        counts = conflicts.counts(genomes.reshape(count * k, n))
+        return conflicts.measured(counts).reshape(count, k), counts
 
-    def children(self, runs, parent_values, counts, at) -> np.ndarray:
-        """The fitness of children (runs, k) made by the swaps of counters ``at`` (runs, k, 8)
-        from genomes of fitness ``parent_values`` (SwapConflicts.diagonals and change)."""
-        self.evaluations[runs] += at.shape[1]
-        return parent_values + self.swaps.change(counts, at)
+    def children(self, parent_values, counts, diagonals) -> np.ndarray:
+        """The fitness of swap children (runs, k), from their parents' fitness (runs, k) and
+        the counts (8, runs, k) of their swaps' ``diagonals``."""
+        self.evaluations += parent_values.shape[1]
+        return parent_values + self.swaps.change(counts, diagonals)
+
+    def keep(self, running: np.ndarray) -> None:
+        self.evaluations = self.evaluations[running]
 
 
 def attacking_pairs(columns) -> int:

@@ -67,130 +67,166 @@ def calls(settings: GaSettings, board: int) -> list[tuple]:
 
 
 class Draws:
-    """Every running seed's draws for a chunk of generations: ``draw`` takes them from each
-    seed's own Randomness, ``take(t, at)`` gives generation t's for the seeds at places ``at``
-    of the chunk's seeds (None: all), one array (seeds, lambda, columns): the selection's
-    draws (the tournament's entrants, or the uniform pick), then the swap's two positions
-    (the second one already made other than the first, as Swap does)."""
+    """Every running seed's draws, a chunk of generations at a time.
+
+    ``draw`` takes the chunk's blocks from each seed's own Randomness (the drawing itself);
+    ``take(t, at)`` gives generation t's draws for the seeds at places ``at`` of the chunk's
+    seeds (None: all), in planes (columns, seeds, lambda): the selection's draws (the
+    tournament's entrants, or the uniform pick), then the swap's two positions, the second
+    made other than the first as Swap does. The seeds' draws are stacked a window of
+    generations at a time, from 8 growing to 64, so that short runs stack little.
+    """
 
     def __init__(self, calls: list[tuple], block: int):
         self.calls = calls
         self.chunk = block // max(calls.count(key) for key in calls)  # blocks drawn at its start
         self.keys = list(dict.fromkeys(calls))  # in the order of their first call
-        self.drawn = np.empty(0)
+        self.blocks: dict[tuple, list[np.ndarray]] = {}
+        self.window, self.start = 0, 0
+        self.entrants = self.positions = np.empty(0)
 
     def draw(self, randomness: list[Randomness]) -> None:
-        per_key = {}
         for key in self.keys:
             uses = self.calls.count(key)
-            rows = [r.ahead(*key, uses * self.chunk) for r in randomness]
             children = np.atleast_1d(key[2])[0]  # every call draws (lambda, ...)
-            per_key[key] = np.stack(rows, axis=1).reshape(self.chunk, uses, len(rows), children, -1)
+            self.blocks[key] = [r.ahead(*key, uses * self.chunk).reshape(
+                self.chunk, uses, children, -1) for r in randomness]
+        self.window, self.start = 8, 0
+        self._stack()
+
+    def take(self, t: int, at) -> tuple[np.ndarray, np.ndarray]:
+        if t >= self.start + len(self.positions):
+            self.start, self.window = t, min(64, 2 * self.window)
+            self._stack()
+        entrants, positions = self.entrants[t - self.start], self.positions[t - self.start]
+        if at is None:
+            return entrants, positions
+        return np.take(entrants, at, axis=0), np.take(positions, at, axis=1)
+
+    def _stack(self) -> None:
+        window = slice(self.start, min(self.start + self.window, self.chunk))
         seen: dict = {}
         columns = []
         for key in self.calls:  # the o-th call of a key takes its o-th draws
             use = seen[key] = seen.get(key, -1) + 1
-            columns.append(per_key[key][:, use])
-        first, second = columns[-2], columns[-1]
-        second = second + (second >= first)
-        self.drawn = np.concatenate((*columns[:-2], first, second), axis=-1)
-
-    def take(self, t: int, at) -> np.ndarray:
-        return self.drawn[t] if at is None else self.drawn[t][at]
+            columns.append(np.stack([block[window, use] for block in self.blocks[key]], axis=1))
+        first, second = columns[-2][..., 0], columns[-1][..., 0]  # (window, seeds, lambda)
+        second += second >= first
+        self.entrants = columns[0]  # (window, seeds, lambda, entrants)
+        self.positions = np.stack((first, second), axis=1)  # (window, 2, seeds, lambda)
 
 
 class Runs:
-    """The seeds still running, in arrays with a row per seed (genomes, diagonal counters and
-    fitness of each population, sorted by fitness; the best found), and the results of those
-    that ended."""
+    """The seeds' runs in arrays with a row per seed, in the seeds' order: each population's
+    genomes and diagonal counters side by side (``cells``, a row of n + 4n per genome, seed by
+    seed) and their fitness (``values``), sorted by fitness; the best found; the history of
+    the trace. A run that ends (``finish``) gives its result and stays in the arrays, not
+    alive, until ``compact`` drops the ended ones (once they are a quarter of the rows)."""
 
     def __init__(self, settings: GaSettings, board: int, seeds: list[int]):
-        self.settings, self.n = settings, board
+        self.settings, self.n, self.width = settings, board, 5 * board
         self.mu, self.lam = settings.population, settings.children
         self.randomness = [Randomness(seed) for seed in seeds]
         self.fitness = RunsFitness(board, settings.fitness, len(seeds))
-        self.ids = np.arange(len(seeds))  # the running seeds, by their place in ``seeds``
+        self.ids = np.arange(len(seeds))  # each row's seed, by its place in ``seeds``
+        self.alive = np.ones(len(seeds), dtype=bool)
+        self.ended = 0  # rows whose run ended
         first = np.tile(np.arange(board), (self.mu, 1))
         genomes = np.stack([r.numpy.permuted(first, axis=1) for r in self.randomness])
-        values, counts = self.fitness.whole(self.ids, genomes)
+        values, counts = self.fitness.whole(genomes)
         order = np.argsort(values, axis=1, kind="stable")
-        rows = (order + self.mu * self.ids[:, None]).reshape(-1)
-        self.genomes = genomes.reshape(-1, board)[rows].astype(_small(board))
-        self.counts = counts[rows]
+        rows = (order + _bases(len(seeds), self.mu)).reshape(-1)
+        cells = np.concatenate((genomes.reshape(-1, board), counts), axis=1)
+        self.cells = np.take(cells, rows, axis=0).astype(_small(board))
         self.values = np.take_along_axis(values, order, axis=1)
-        self.best = self.genomes[:: self.mu].copy()  # row 0 of each seed: the first lowest
+        self.best = self.cells[:: self.mu, :board].copy()  # row 0 of each: the first lowest
         self.best_value = self.values[:, 0].copy()
-        self.history = History(self)
+        self.history = History(len(seeds), self.mu)
+        self.history.record(self.values, self.fitness.evaluations)
         self.results: dict[int, Result] = {}
 
-    def running(self) -> int:
+    def rows(self) -> int:
         return len(self.ids)
 
     def finish(self, done: np.ndarray, generation: int) -> None:
-        """Ends the runs at the places ``done`` (a mask of the running seeds) after
-        ``generation``: their results, and the others' arrays without them."""
-        settings, n = self.settings, self.n
-        ended = self.ids[done]
-        traces = self.history.end(ended)
-        best, best_value = self.best[done].astype(np.int64), self.best_value[done]
-        pairs = best_value if settings.fitness == "pairs" else Conflicts(n)(best)
-        for k, seed in enumerate(ended.tolist()):
+        """Ends the runs of the rows ``done`` (a mask) after ``generation``: their results."""
+        settings = self.settings
+        places = np.flatnonzero(done)
+        best = self.best[places].astype(np.int64)
+        best_value = self.best_value[places]
+        pairs = best_value if settings.fitness == "pairs" else Conflicts(self.n)(best)
+        evaluations = self.fitness.evaluations[places]
+        traces = self.history.traces(places, self.ids[places])
+        for k, seed in enumerate(self.ids[places].tolist()):
             self.results[seed] = Result(
                 solved=bool(best_value[k] <= settings.solved_at),
                 conflicts=int(pairs[k]),
-                evaluations=int(self.fitness.evaluations[seed]),
+                evaluations=int(evaluations[k]),
                 solution=best[k],
                 generations=generation,
                 trace=traces[k],
             )
-        keep = ~done
-        rows = np.repeat(keep, self.mu)
+        self.alive[places] = False
+        self.ended += len(places)
+
+    def compact(self) -> None:
+        """Drops the rows of the runs that ended (the history's buffer emptied first)."""
+        keep = self.alive
+        self.history.flush(np.flatnonzero(keep), self.ids[keep])
+        self.history.keep(keep)
         self.ids, self.values = self.ids[keep], self.values[keep]
-        self.genomes, self.counts = self.genomes[rows], self.counts[rows]
+        self.cells = self.cells[np.repeat(keep, self.mu)]
         self.best, self.best_value = self.best[keep], self.best_value[keep]
+        self.fitness.keep(keep)
+        self.alive, self.ended = self.alive[keep], 0
 
 
 class History:
-    """Each running seed's population fitness and evaluations per generation, in a buffer of
-    ``size`` generations, made into trace rows (TRACE_COLUMNS) when it fills or a seed ends."""
+    """Each row's population fitness and evaluations per generation, in a buffer, made into
+    trace rows (TRACE_COLUMNS) when it fills (``flush``) or a run ends (``traces``)."""
 
-    def __init__(self, runs: Runs, size: int = 256):
-        self.size, self.mu = size, runs.mu
-        total = len(runs.ids)
-        self.values = np.empty((size, total, runs.mu), dtype=np.int64)
-        self.evaluations = np.empty((size, total), dtype=np.int64)
+    def __init__(self, rows: int, mu: int, size: int = 256):
+        self.size, self.mu = size, mu
+        self.values = np.empty((size, rows, mu), dtype=np.int64)
+        self.evaluations = np.empty((size, rows), dtype=np.int64)
         self.first, self.used = 0, 0  # the buffer's first generation, and its rows in use
-        self.rows: list[list[np.ndarray]] = [[] for _ in range(total)]  # per seed
-        self.record(runs)
+        self.pieces: dict[int, list[np.ndarray]] = {}  # per seed: its trace rows so far
 
-    def record(self, runs: Runs) -> None:
-        """Records the generation just made."""
-        ids = runs.ids
-        if self.used == self.size:
-            for seed, rows in zip(ids.tolist(), self._rows(ids)):
-                self.rows[seed].append(rows)
-            self.first, self.used = self.first + self.size, 0
-        self.values[self.used, ids] = runs.values
-        self.evaluations[self.used, ids] = runs.fitness.evaluations[ids]
+    def record(self, values: np.ndarray, evaluations: np.ndarray) -> None:
+        """Records a generation: each row's population fitness, sorted, and its evaluations."""
+        self.values[self.used, : len(values)] = values
+        self.evaluations[self.used, : len(values)] = evaluations
         self.used += 1
 
-    def end(self, ids: np.ndarray) -> list[np.ndarray]:
-        """The whole traces of the seeds ``ids``, whose last generation is the last recorded."""
-        return [np.concatenate((*self.rows[seed], rows))
-                for seed, rows in zip(ids.tolist(), self._rows(ids))]
+    def flush(self, places: np.ndarray, seeds: np.ndarray) -> None:
+        """Empties the buffer into the trace rows of the rows ``places`` (runs ``seeds``)."""
+        for seed, rows in zip(seeds.tolist(), self._rows(places)):
+            self.pieces.setdefault(seed, []).append(rows)
+        self.first, self.used = self.first + self.used, 0
 
-    def _rows(self, ids: np.ndarray) -> np.ndarray:
-        """The buffer's trace rows of the seeds ``ids``, shape (seeds, generations, 6); the
-        population is sorted, so its min, median and max are columns."""
+    def traces(self, places: np.ndarray, seeds: np.ndarray) -> list[np.ndarray]:
+        """The whole traces of the runs ``seeds`` in rows ``places``, which end now."""
+        return [np.concatenate((*self.pieces.pop(seed, []), rows))
+                for seed, rows in zip(seeds.tolist(), self._rows(places))]
+
+    def keep(self, rows: np.ndarray) -> None:
+        """Keeps the buffer's rows ``rows`` (a mask), once emptied."""
+        self.values = np.ascontiguousarray(self.values[:, rows])
+        self.evaluations = np.ascontiguousarray(self.evaluations[:, rows])
+
+    def _rows(self, places: np.ndarray) -> np.ndarray:
+        """The buffer's trace rows of the rows ``places`` (places, generations, 6). The
+        population is sorted, so its min, median and max are columns; its numbers are whole
+        or halves, so these are exact."""
         used, mu = self.used, self.mu
-        values = self.values[:used, ids]
-        rows = np.empty((len(ids), used, 6))
+        values = self.values[:used, places].transpose(1, 0, 2)  # (places, used, mu)
+        rows = np.empty((len(places), used, 6))
         rows[:, :, 0] = np.arange(self.first, self.first + used)
-        rows[:, :, 1] = self.evaluations[:used, ids].T
-        rows[:, :, 2] = values[:, :, 0].T
-        rows[:, :, 3] = ((values[:, :, (mu - 1) // 2] + values[:, :, mu // 2]) / 2).T
-        rows[:, :, 4] = values[:, :, mu - 1].T
-        rows[:, :, 5] = (values.sum(axis=2) / mu).T
+        rows[:, :, 1] = self.evaluations[:used, places].T
+        rows[:, :, 2] = values[:, :, 0]
+        rows[:, :, 3] = (values[:, :, (mu - 1) // 2] + values[:, :, mu // 2]) / 2
+        rows[:, :, 4] = values[:, :, mu - 1]
+        rows[:, :, 5] = values.sum(axis=2) / mu
         return rows
 
 
@@ -204,93 +240,111 @@ def run_many(settings: GaSettings, board: int, seeds) -> list[Result]:
         return []
     start = time.perf_counter()
     runs = Runs(settings, board, seeds)
+    history = runs.history
     target, generation = settings.target, 0
     draws = Draws(calls(settings, board), runs.randomness[0].block)
     shares = np.zeros(len(seeds))  # each run's share of the wall time
     passed = 0.0  # the share of a run running since the start
     clock = time.perf_counter()
     shares += (clock - start) / len(seeds)
-    chunk, at = runs.ids, None  # the seeds whose draws are taken, and where the running are
-    while runs.running():
+    chunk, at = runs.ids, None  # the seeds whose draws are taken, and where each row's are
+    while True:
         if target is not None:
             done = runs.best_value <= target
+            if runs.ended:
+                done &= runs.alive
             if done.any():
                 shares[runs.ids[done]] += passed
                 runs.finish(done, generation)
-                at = np.searchsorted(chunk, runs.ids)
-                if not runs.running():
-                    break
         if generation == settings.generations:
-            shares[runs.ids] += passed
-            runs.finish(np.ones(runs.running(), dtype=bool), generation)
+            alive = runs.alive.copy()
+            shares[runs.ids[alive]] += passed
+            runs.finish(alive, generation)
+        if runs.ended == runs.rows():
             break
+        if 4 * runs.ended >= runs.rows():
+            runs.compact()
+            at = np.searchsorted(chunk, runs.ids)
+        if history.used == history.size:
+            history.flush(np.flatnonzero(runs.alive), runs.ids[runs.alive])
         t = generation % draws.chunk
         if t == 0:
+            if runs.ended:
+                runs.compact()
             chunk, at = runs.ids, None
             draws.draw([runs.randomness[i] for i in chunk])
         generation += 1
         step(runs, draws.take(t, at))
-        runs.history.record(runs)
+        history.record(runs.values, runs.fitness.evaluations)
         now = time.perf_counter()
-        passed += (now - clock) / runs.running()
+        passed += (now - clock) / (runs.rows() - runs.ended)
         clock = now
     results = [runs.results[i] for i in range(len(seeds))]
     shares += (time.perf_counter() - clock) / len(seeds)
     return [replace(result, seconds=float(share)) for result, share in zip(results, shares)]
 
 
-def step(runs: Runs, drawn: np.ndarray) -> None:
-    """One generation of every running seed: tournaments, swaps, the children's fitness from
-    their parents' counters, the survivors, and the best found."""
-    settings, mu, lam, n = runs.settings, runs.mu, runs.lam, runs.n
-    count = runs.running()
-    base = _bases(count, mu)  # each seed's first row
-    values = runs.values.reshape(-1)
-    entrants = drawn[:, :, :-2] + base[:, :, None]
+def step(runs: Runs, drawn: tuple[np.ndarray, np.ndarray]) -> None:
+    """One generation of every row: tournaments, swaps, the children's fitness from their
+    parents' counters, the survivors, and the best found."""
+    settings, mu, lam, n, width = runs.settings, runs.mu, runs.lam, runs.n, runs.width
+    count = runs.rows()
+    base = _bases(count, mu)  # each row's first genome
+    values = runs.values
+    entrants, positions = drawn  # (rows, lambda, entrants) and (2, rows, lambda)
     if entrants.shape[2] == 1:  # uniform
-        rows = entrants[:, :, 0]
-    elif entrants.shape[2] == 2:  # a tournament: the first drawn of the lowest fitness wins
-        contest = values[entrants]
-        rows = np.where(contest[:, :, 1] < contest[:, :, 0], entrants[:, :, 1], entrants[:, :, 0])
-    else:
-        won = values[entrants].argmin(axis=2)
-        rows = np.take_along_axis(entrants, won[:, :, None], axis=2)[:, :, 0]
-    positions = drawn[:, :, -2:]  # each child's parent is genome ``rows``: swap these
-    columns = runs.genomes.reshape(-1)[(rows * n)[:, :, None] + positions]
+        parents = entrants[:, :, 0] + base
+    else:  # a tournament: the first drawn of the lowest fitness wins
+        entered = entrants + base[:, :, None]
+        contest = np.take(values, entered)
+        if entrants.shape[2] == 2:
+            parents = np.where(contest[:, :, 1] < contest[:, :, 0], entered[:, :, 1],
+                               entered[:, :, 0])
+        else:
+            won = contest.argmin(axis=2)[:, :, None]
+            parents = np.take_along_axis(entered, won, axis=2)[:, :, 0]
+    # each child: a copy of genome ``parents`` with the entries at ``positions`` swapped
+    cells = runs.cells.reshape(-1)
+    starts = parents * width
+    entries = positions + starts  # where the two entries are in ``cells``
+    columns = np.take(cells, entries).astype(np.int64)
     swaps = runs.fitness.swaps
-    at = swaps.diagonals(positions, columns, rows)
-    child_values = runs.fitness.children(runs.ids, values[rows], runs.counts, at)
+    diagonals = swaps.diagonals(entries, columns, n)  # the counters follow the genome
+    child_values = runs.fitness.children(np.take(values, parents), np.take(cells, diagonals),
+                                         diagonals)
     if settings.scheme == "mu,lambda":
-        pool, sources, children = child_values, rows, 0
+        pool, sources, children = child_values, parents, 0
     elif settings.ties == "offspring-first":
-        pool = np.concatenate((child_values, runs.values), axis=1)
-        sources, children = np.concatenate((rows, _population_rows(count, mu)), axis=1), 0
+        pool = np.concatenate((child_values, values), axis=1)
+        sources, children = np.concatenate((parents, _population_rows(count, mu)), axis=1), 0
     else:
-        pool = np.concatenate((runs.values, child_values), axis=1)
-        sources, children = np.concatenate((_population_rows(count, mu), rows), axis=1), mu
-    width = pool.shape[1]
+        pool = np.concatenate((values, child_values), axis=1)
+        sources, children = np.concatenate((_population_rows(count, mu), parents), axis=1), mu
     keep = np.argsort(pool, axis=1, kind="stable")[:, :mu]
-    kept = keep + _bases(count, width)
-    runs.values = pool.reshape(-1)[kept]
-    sources = sources.reshape(-1)[kept]
-    genomes, counts = runs.genomes[sources.reshape(-1)], runs.counts[sources.reshape(-1)]
-    made = np.flatnonzero((keep >= children) & (keep < children + lam))  # survivors: children
+    kept = keep + _bases(count, pool.shape[1])
+    runs.values = np.take(pool, kept)
+    new = np.take(runs.cells, np.take(sources, kept).reshape(-1), axis=0)
+    chosen = keep < lam if not children else (keep >= children) & (keep < children + lam)
+    made = np.flatnonzero(chosen)  # the survivors that are children, by their new row
     if len(made):
-        child = (keep + (_bases(count, lam) - children)).reshape(-1)[made]  # which, flat
-        swapped = positions.reshape(-1, 2)[child] + (made * n)[:, None]
-        genomes.reshape(-1)[swapped] = columns.reshape(-1, 2)[child, ::-1]
-        swaps.move(counts, swaps.diagonals(positions.reshape(-1, 2)[child],
-                                           columns.reshape(-1, 2)[child], made))
-    runs.genomes, runs.counts = genomes, counts
+        child = np.take(keep + (_bases(count, lam) - children), made)
+        shift = (made - np.take(parents, child)) * width  # from the parent's row to the new
+        flat = new.reshape(-1)
+        flat[np.take(entries.reshape(2, -1), child, axis=1) + shift] = np.take(
+            columns.reshape(2, -1)[::-1], child, axis=1)
+        moved = np.take(diagonals.reshape(8, -1), child, axis=1)
+        moved += shift
+        swaps.move(flat, moved)
+    runs.cells = new
     improved = runs.values[:, 0] < runs.best_value
     if improved.any():
         runs.best_value = np.minimum(runs.best_value, runs.values[:, 0])
-        runs.best[improved] = genomes[np.flatnonzero(improved) * mu]
+        runs.best[improved] = new[np.flatnonzero(improved) * mu, :n]
 
 
 def _small(board: int):
-    """The smallest integer type holding the columns of a board."""
-    return np.uint8 if board <= 256 else np.int16 if board <= 2**15 else np.int32
+    """The smallest integer type holding a board's columns and counts (at most n each)."""
+    return np.uint8 if board < 2**8 else np.int16 if board < 2**15 else np.int32
 
 
 @cache
