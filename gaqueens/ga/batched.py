@@ -35,7 +35,6 @@ general engine with gaqueens.result.same_run.
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 from functools import cache
 
 import numpy as np
@@ -143,7 +142,7 @@ class Runs:
         self.best_value = self.values[:, 0].copy()
         self.history = History(len(seeds), self.mu)
         self.history.record(self.values, self.fitness.evaluations)
-        self.results: dict[int, Result] = {}
+        self.results: dict[int, dict] = {}  # each ended run's Result, but its seconds
 
     def rows(self) -> int:
         return len(self.ids)
@@ -158,7 +157,7 @@ class Runs:
         evaluations = self.fitness.evaluations[places]
         traces = self.history.traces(places, self.ids[places])
         for k, seed in enumerate(self.ids[places].tolist()):
-            self.results[seed] = Result(
+            self.results[seed] = dict(
                 solved=bool(best_value[k] <= settings.solved_at),
                 conflicts=int(pairs[k]),
                 evaluations=int(evaluations[k]),
@@ -210,9 +209,9 @@ class History:
                 for seed, rows in zip(seeds.tolist(), self._rows(places))]
 
     def keep(self, rows: np.ndarray) -> None:
-        """Keeps the buffer's rows ``rows`` (a mask), once emptied."""
-        self.values = np.ascontiguousarray(self.values[:, rows])
-        self.evaluations = np.ascontiguousarray(self.evaluations[:, rows])
+        """Keeps the buffer's rows ``rows`` (a mask), once emptied: a smaller buffer."""
+        count = int(rows.sum())
+        self.values, self.evaluations = self.values[:, :count], self.evaluations[:, :count]
 
     def _rows(self, places: np.ndarray) -> np.ndarray:
         """The buffer's trace rows of the rows ``places`` (places, generations, 6). The
@@ -279,9 +278,8 @@ def run_many(settings: GaSettings, board: int, seeds) -> list[Result]:
         now = time.perf_counter()
         passed += (now - clock) / (runs.rows() - runs.ended)
         clock = now
-    results = [runs.results[i] for i in range(len(seeds))]
     shares += (time.perf_counter() - clock) / len(seeds)
-    return [replace(result, seconds=float(share)) for result, share in zip(results, shares)]
+    return [Result(**runs.results[i], seconds=float(share)) for i, share in enumerate(shares)]
 
 
 def step(runs: Runs, drawn: tuple[np.ndarray, np.ndarray]) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 import types
+from functools import cached_property
 
 import numpy as np
 
@@ -67,11 +68,20 @@ class Randomness:
     """
 
     def __init__(self, seed: int, block: int = 256):
+        self.seed = seed
         self.numpy = np.random.default_rng(seed)
-        self.random = random.Random(seed)
-        self.deap = Bound(self.random)
         self.block = block
         self._blocks: dict[tuple, list] = {}
+
+    @cached_property
+    def random(self) -> random.Random:
+        """The run's random.Random(seed), made when first used (its numbers do not depend on
+        when)."""
+        return random.Random(self.seed)
+
+    @cached_property
+    def deap(self) -> Bound:
+        return Bound(self.random)
 
     def integers(self, low: int, high: int, size) -> np.ndarray:
         return self._next((low, high, size), lambda shape: self.numpy.integers(low, high, shape))
@@ -88,7 +98,8 @@ class Randomness:
         key = (low, high, size)
         entry = self._blocks.get(key)
         if entry is None or entry[1] == self.block:
-            entry = self._blocks[key] = [self.numpy.integers(low, high, (self.block, *np.atleast_1d(size))), 0]
+            shape = (self.block, *np.atleast_1d(size))
+            entry = self._blocks[key] = [self.numpy.integers(low, high, shape), 0]
         if entry[1] + count > self.block:
             raise ValueError(f"{count} calls from call {entry[1]} run past a block of {self.block}")
         entry[1] += count
