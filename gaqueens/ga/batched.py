@@ -66,14 +66,15 @@ def calls(settings: GaSettings, board: int) -> list[tuple]:
 
 
 class Draws:
-    """Every running seed's draws, a chunk of generations at a time.
+    """The running seeds' draws, a chunk of generations at a time.
 
     ``draw`` takes the chunk's blocks from each seed's own Randomness (the drawing itself);
-    ``take(t, at)`` gives generation t's draws for the seeds at places ``at`` of the chunk's
-    seeds (None: all), in planes (columns, seeds, lambda): the selection's draws (the
-    tournament's entrants, or the uniform pick), then the swap's two positions, the second
-    made other than the first as Swap does. The seeds' draws are stacked a window of
-    generations at a time, from 8 growing to 64, so that short runs stack little.
+    ``take(t, ids)`` gives generation t's draws for the seeds ``ids`` (in the chunk, in its
+    order): the selection's draws (seeds, lambda, entrants), the tournament's entrants or the
+    uniform pick, and the swap's two positions in planes (2, seeds, lambda), the second made
+    other than the first as Swap does. The seeds' draws are stacked for the seeds still in
+    the arrays a window of generations at a time, from 8 growing to 64, so that short runs
+    stack little.
     """
 
     def __init__(self, calls: list[tuple], block: int):
@@ -81,38 +82,46 @@ class Draws:
         self.chunk = block // max(calls.count(key) for key in calls)  # blocks drawn at its start
         self.keys = list(dict.fromkeys(calls))  # in the order of their first call
         self.blocks: dict[tuple, list[np.ndarray]] = {}
-        self.window, self.start = 0, 0
+        self.seeds = self.stacked = self.seen = np.empty(0, dtype=np.int64)  # chunk's, window's
+        self.window, self.start, self.at = 0, 0, None
         self.entrants = self.positions = np.empty(0)
 
-    def draw(self, randomness: list[Randomness]) -> None:
+    def draw(self, seeds: np.ndarray, randomness: list[Randomness]) -> None:
+        """The next chunk's blocks of the seeds ``seeds`` (ascending), from their generators."""
         for key in self.keys:
             uses = self.calls.count(key)
             children = np.atleast_1d(key[2])[0]  # every call draws (lambda, ...)
             self.blocks[key] = [r.ahead(*key, uses * self.chunk).reshape(
                 self.chunk, uses, children, -1) for r in randomness]
-        self.window, self.start = 8, 0
-        self._stack()
+        self.seeds, self.window, self.start = seeds, 0, 0
+        self.positions = np.empty(0)
 
-    def take(self, t: int, at) -> tuple[np.ndarray, np.ndarray]:
+    def take(self, t: int, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if t >= self.start + len(self.positions):
-            self.start, self.window = t, min(64, 2 * self.window)
-            self._stack()
+            self.start, self.window = t, min(64, max(8, 2 * self.window))
+            self._stack(ids)
+        elif ids is not self.seen:  # some seeds dropped out since the window was stacked
+            self.seen, self.at = ids, np.searchsorted(self.stacked, ids)
         entrants, positions = self.entrants[t - self.start], self.positions[t - self.start]
-        if at is None:
+        if self.at is None:
             return entrants, positions
-        return np.take(entrants, at, axis=0), np.take(positions, at, axis=1)
+        return np.take(entrants, self.at, axis=0), np.take(positions, self.at, axis=1)
 
-    def _stack(self) -> None:
+    def _stack(self, ids: np.ndarray) -> None:
         window = slice(self.start, min(self.start + self.window, self.chunk))
+        places = np.searchsorted(self.seeds, ids).tolist()
         seen: dict = {}
         columns = []
         for key in self.calls:  # the o-th call of a key takes its o-th draws
             use = seen[key] = seen.get(key, -1) + 1
-            columns.append(np.stack([block[window, use] for block in self.blocks[key]], axis=1))
+            blocks = self.blocks[key]
+            columns.append(np.stack([blocks[p][window, use] for p in places], axis=1))
         first, second = columns[-2][..., 0], columns[-1][..., 0]  # (window, seeds, lambda)
         second += second >= first
         self.entrants = columns[0]  # (window, seeds, lambda, entrants)
         self.positions = np.stack((first, second), axis=1)  # (window, 2, seeds, lambda)
+        self.stacked = self.seen = ids
+        self.at = None
 
 
 class Runs:
@@ -246,7 +255,6 @@ def run_many(settings: GaSettings, board: int, seeds) -> list[Result]:
     passed = 0.0  # the share of a run running since the start
     clock = time.perf_counter()
     shares += (clock - start) / len(seeds)
-    chunk, at = runs.ids, None  # the seeds whose draws are taken, and where each row's are
     while True:
         if target is not None:
             done = runs.best_value <= target
@@ -263,17 +271,15 @@ def run_many(settings: GaSettings, board: int, seeds) -> list[Result]:
             break
         if 4 * runs.ended >= runs.rows():
             runs.compact()
-            at = np.searchsorted(chunk, runs.ids)
         if history.used == history.size:
             history.flush(np.flatnonzero(runs.alive), runs.ids[runs.alive])
         t = generation % draws.chunk
         if t == 0:
             if runs.ended:
                 runs.compact()
-            chunk, at = runs.ids, None
-            draws.draw([runs.randomness[i] for i in chunk])
+            draws.draw(runs.ids, [runs.randomness[i] for i in runs.ids])
         generation += 1
-        step(runs, draws.take(t, at))
+        step(runs, draws.take(t, runs.ids))
         history.record(runs.values, runs.fitness.evaluations)
         now = time.perf_counter()
         passed += (now - clock) / (runs.rows() - runs.ended)
