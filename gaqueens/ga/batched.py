@@ -68,13 +68,14 @@ def calls(settings: GaSettings, board: int) -> list[tuple]:
 class Draws:
     """The running seeds' draws, a chunk of generations at a time.
 
-    ``draw`` takes the chunk's blocks from each seed's own Randomness (the drawing itself);
-    ``take(t, ids)`` gives generation t's draws for the seeds ``ids`` (in the chunk, in its
-    order): the selection's draws (seeds, lambda, entrants), the tournament's entrants or the
-    uniform pick, and the swap's two positions in planes (2, seeds, lambda), the second made
-    other than the first as Swap does. The seeds' draws are stacked for the seeds still in
-    the arrays a window of generations at a time, from 8 growing to 64, so that short runs
-    stack little.
+    ``draw`` takes the chunk's blocks from each seed's own Randomness (the drawing itself).
+    ``stack(t, seeds, mu, generation)`` lays out the draws of a window of generations from t
+    (the run's ``generation``) for the rows
+    of ``seeds`` (in the chunk, in its order), whose populations start mu rows apart:
+    windows of 8 generations at a chunk's start, growing to 64, so that short runs stack
+    little. ``take(t)`` gives generation t's: the rows of the parents' entrants (rows,
+    lambda, entrants), the tournament's or the uniform pick, and the swap's two positions in
+    planes (2, rows, lambda), the second made other than the first as Swap does.
     """
 
     def __init__(self, calls: list[tuple], block: int):
@@ -82,8 +83,8 @@ class Draws:
         self.chunk = block // max(calls.count(key) for key in calls)  # blocks drawn at its start
         self.keys = list(dict.fromkeys(calls))  # in the order of their first call
         self.blocks: dict[tuple, list[np.ndarray]] = {}
-        self.seeds = self.stacked = self.seen = np.empty(0, dtype=np.int64)  # chunk's, window's
-        self.window, self.start, self.at = 0, 0, None
+        self.seeds = np.empty(0, dtype=np.int64)
+        self.start, self.end = 0, 0  # the window's generations in the chunk
         self.entrants = self.positions = np.empty(0)
 
     def draw(self, seeds: np.ndarray, randomness: list[Randomness]) -> None:
@@ -93,35 +94,29 @@ class Draws:
             children = np.atleast_1d(key[2])[0]  # every call draws (lambda, ...)
             self.blocks[key] = [r.ahead(*key, uses * self.chunk).reshape(
                 self.chunk, uses, children, -1) for r in randomness]
-        self.seeds, self.window, self.start = seeds, 0, 0
-        self.positions = np.empty(0)
+        self.seeds, self.start, self.end = seeds, 0, 0
 
-    def take(self, t: int, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        if t >= self.start + len(self.positions):
-            self.start, self.window = t, min(64, max(8, 2 * self.window))
-            self._stack(ids)
-        elif ids is not self.seen:  # some seeds dropped out since the window was stacked
-            self.seen, self.at = ids, np.searchsorted(self.stacked, ids)
-        entrants, positions = self.entrants[t - self.start], self.positions[t - self.start]
-        if self.at is None:
-            return entrants, positions
-        return np.take(entrants, self.at, axis=0), np.take(positions, self.at, axis=1)
+    def stacked(self, t: int) -> bool:
+        return self.start <= t < self.end
 
-    def _stack(self, ids: np.ndarray) -> None:
-        window = slice(self.start, min(self.start + self.window, self.chunk))
-        places = np.searchsorted(self.seeds, ids).tolist()
+    def stack(self, t: int, seeds: np.ndarray, mu: int, generation: int) -> None:
+        size = min(64, max(8, generation))  # 8, 8, 16, 32, 64, ...: none crosses a chunk's end
+        self.start, self.end = t, min(t + size, self.chunk)
+        window = slice(self.start, self.end)
+        places = np.searchsorted(self.seeds, seeds).tolist()
         seen: dict = {}
         columns = []
         for key in self.calls:  # the o-th call of a key takes its o-th draws
             use = seen[key] = seen.get(key, -1) + 1
             blocks = self.blocks[key]
             columns.append(np.stack([blocks[p][window, use] for p in places], axis=1))
-        first, second = columns[-2][..., 0], columns[-1][..., 0]  # (window, seeds, lambda)
+        first, second = columns[-2][..., 0], columns[-1][..., 0]  # (window, rows, lambda)
         second += second >= first
-        self.entrants = columns[0]  # (window, seeds, lambda, entrants)
-        self.positions = np.stack((first, second), axis=1)  # (window, 2, seeds, lambda)
-        self.stacked = self.seen = ids
-        self.at = None
+        self.entrants = columns[0] + _bases(len(seeds), mu)[None, :, :, None]
+        self.positions = np.stack((first, second), axis=1)  # (window, 2, rows, lambda)
+
+    def take(self, t: int) -> tuple[np.ndarray, np.ndarray]:
+        return self.entrants[t - self.start], self.positions[t - self.start]
 
 
 class Runs:
@@ -129,7 +124,7 @@ class Runs:
     genomes and diagonal counters side by side (``cells``, a row of n + 4n per genome, seed by
     seed) and their fitness (``values``), sorted by fitness; the best found; the history of
     the trace. A run that ends (``finish``) gives its result and stays in the arrays, not
-    alive, until ``compact`` drops the ended ones (once they are a quarter of the rows)."""
+    alive, until ``compact`` drops the ended ones, when a window of draws ends."""
 
     def __init__(self, settings: GaSettings, board: int, seeds: list[int]):
         self.settings, self.n, self.width = settings, board, 5 * board
@@ -269,17 +264,17 @@ def run_many(settings: GaSettings, board: int, seeds) -> list[Result]:
             runs.finish(alive, generation)
         if runs.ended == runs.rows():
             break
-        if 4 * runs.ended >= runs.rows():
-            runs.compact()
-        if history.used == history.size:
-            history.flush(np.flatnonzero(runs.alive), runs.ids[runs.alive])
         t = generation % draws.chunk
-        if t == 0:
+        if not draws.stacked(t):  # a new window of draws: the ended runs drop out first
             if runs.ended:
                 runs.compact()
-            draws.draw(runs.ids, [runs.randomness[i] for i in runs.ids])
+            if t == 0:
+                draws.draw(runs.ids, [runs.randomness[i] for i in runs.ids])
+            draws.stack(t, runs.ids, runs.mu, generation)
+        if history.used == history.size:
+            history.flush(np.flatnonzero(runs.alive), runs.ids[runs.alive])
         generation += 1
-        step(runs, draws.take(t, runs.ids))
+        step(runs, draws.take(t))
         history.record(runs.values, runs.fitness.evaluations)
         now = time.perf_counter()
         passed += (now - clock) / (runs.rows() - runs.ended)
@@ -293,15 +288,13 @@ def step(runs: Runs, drawn: tuple[np.ndarray, np.ndarray]) -> None:
     parents' counters, the survivors, and the best found."""
     settings, mu, lam, n, width = runs.settings, runs.mu, runs.lam, runs.n, runs.width
     count = runs.rows()
-    base = _bases(count, mu)  # each row's first genome
     values = runs.values
-    entrants, positions = drawn  # (rows, lambda, entrants) and (2, rows, lambda)
-    if entrants.shape[2] == 1:  # uniform
-        parents = entrants[:, :, 0] + base
+    entered, positions = drawn  # (rows, lambda, entrants) and (2, rows, lambda)
+    if entered.shape[2] == 1:  # uniform
+        parents = entered[:, :, 0]
     else:  # a tournament: the first drawn of the lowest fitness wins
-        entered = entrants + base[:, :, None]
         contest = np.take(values, entered)
-        if entrants.shape[2] == 2:
+        if entered.shape[2] == 2:
             parents = np.where(contest[:, :, 1] < contest[:, :, 0], entered[:, :, 1],
                                entered[:, :, 0])
         else:
