@@ -11,7 +11,7 @@ from pathlib import Path
 
 from gaqueens.files import write_text
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]  # the checkout: gaqueens/bench/common.py
 EXPERIMENTS = ROOT / "experiments"
 GENOXIDE_VERSION = "0.13.1"
 NUMPY, DEAP = "engine: numpy", "engine: deap"  # the GA on each of its engines
