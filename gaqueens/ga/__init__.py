@@ -5,6 +5,8 @@
     randomness.py    a run's own generators, from its seed alone
     numpy_engine.py  engine: numpy, the GA over a numpy matrix of genomes
     batched.py       engine: numpy for many seeds at once, for the published family
+    draws.py         the batched runs' random numbers, each seed's own
+    history.py       the batched runs' traces
     deap_engine.py   engine: deap, the run made of DEAP's own objects and algorithms
     deap_types.py    DEAP's creator types, made once
 """

@@ -6,30 +6,28 @@ Swap(1), survivors Best, scheme mu+lambda (either tie rule) or mu,lambda, fitnes
 excess, any population, offspring, target and generation limit, on boards of 2 and more.
 gaqueens.ga.run_many sends any other setting to the general engine, seed by seed.
 
-What makes it fast, with what keeps each run its own:
+What makes it fast, and what keeps each run its own:
 
-- One array for all seeds still running: genomes (seeds, mu, n), their diagonal counters
-  (seeds x mu, 4n) and fitness (seeds, mu); each generation's tournaments, swaps, fitness and
-  survivors are a few numpy calls for all of them. A seed whose run ends drops out.
-- Each seed keeps its own Randomness, which hands out numpy draws in blocks of 256 calls per
-  (low, high, size). A generation of the general engine makes the calls of ``calls()`` in that
-  order; here each seed takes the draws of the next 256 generations at once
-  (Randomness.ahead; 128 when two of the calls share a block, as Uniform's (0, mu, lambda)
-  and the swap's (0, n, lambda) do when mu = n), so its generator draws the same blocks in the
-  same order, and a seed's draws are stacked beside the others'.
+- One array for all runs: each population's genomes and diagonal counters side by side
+  (``cells``, a row of n + 4n per genome, uint8 up to n = 255) and fitness (runs, mu); each
+  generation's tournaments, swaps, fitness and survivors are some seventy numpy calls for all
+  of them, however many.
 - A child's fitness is its parent's plus the change of its swap (board.SwapConflicts: eight
-  diagonal counters, not a recount), counted per seed (board.RunsFitness). Genomes and
-  counters are only copied for the survivors; a child is built in the survivor's row.
-- The population stays sorted by fitness (survivors best), so the best survivor is in row 0:
-  a generation improves the best found exactly when row 0 is better than it, and that row is
-  the first child with the lowest fitness, the one DEAP's HallOfFame keeps. The trace's min,
-  median, max and mean come from the sorted rows; its numbers are whole or halves, so they are
-  the general engine's exactly.
+  diagonal counters, not a recount), counted per run (board.RunsFitness). Only the survivors'
+  rows are copied; a surviving child is made in its new row from its parent's.
+- Each seed draws from its own Randomness, in its own run's order (gaqueens.ga.draws); a
+  window of generations' draws is laid out for all rows at once.
+- The population stays sorted by fitness (survivors best), so the best survivor is row 0: a
+  generation improves the best found exactly when row 0 is better than it, and that row is
+  then the first child of the lowest fitness, the one DEAP's HallOfFame keeps. The trace's
+  min, median and max are columns of the sorted rows (gaqueens.ga.history).
+- A run that ends gives its result at once and stays in the arrays until the window of draws
+  ends; then the ended runs' rows are dropped.
 
 ``seconds``: each generation's wall time (with the draws it took) is shared evenly among the
-seeds it advanced, and the set-up among all seeds; a run's seconds is its share, so the
+runs it advanced, and the set-up and the end among all; a run's seconds is its share, so a
 batch's seconds add up to its wall time. tests/test_batched.py checks every run against the
-general engine with gaqueens.result.same_run.
+general engine with gaqueens.result.same_run, and the published table's 500 runs.
 """
 
 from __future__ import annotations
@@ -40,10 +38,11 @@ from functools import cache
 import numpy as np
 
 from gaqueens.board import Conflicts, RunsFitness
+from gaqueens.ga.draws import Draws, _bases, calls
+from gaqueens.ga.history import History
 from gaqueens.ga.operators import Best, NoCrossover, Swap, Tournament, Uniform
 from gaqueens.ga.randomness import Randomness
 from gaqueens.ga.settings import GaSettings
-from gaqueens.ga.numpy_engine import trace
 from gaqueens.result import Result
 
 
@@ -54,69 +53,6 @@ def covers(settings: GaSettings, board: int) -> bool:
             and type(settings.crossover) is NoCrossover
             and type(settings.mutation) is Swap and settings.mutation.count == 1
             and type(settings.survivors) is Best and settings.scheme in ("mu+lambda", "mu,lambda"))
-
-
-def calls(settings: GaSettings, board: int) -> list[tuple]:
-    """The general engine's numpy draws in one generation, in order, as (low, high, size): the
-    parents' selection, then the swap's two positions."""
-    mu, lam = settings.population, settings.children
-    select = ((0, mu, (lam, settings.select.size)) if isinstance(settings.select, Tournament)
-              else (0, mu, lam))
-    return [select, (0, board, lam), (0, board - 1, lam)]
-
-
-class Draws:
-    """The running seeds' draws, a chunk of generations at a time.
-
-    ``draw`` takes the chunk's blocks from each seed's own Randomness (the drawing itself).
-    ``stack(t, seeds, mu, generation)`` lays out the draws of a window of generations from t
-    (the run's ``generation``) for the rows
-    of ``seeds`` (in the chunk, in its order), whose populations start mu rows apart:
-    windows of 8 generations at a chunk's start, growing to 64, so that short runs stack
-    little. ``take(t)`` gives generation t's: the rows of the parents' entrants (rows,
-    lambda, entrants), the tournament's or the uniform pick, and the swap's two positions in
-    planes (2, rows, lambda), the second made other than the first as Swap does.
-    """
-
-    def __init__(self, calls: list[tuple], block: int):
-        self.calls = calls
-        self.chunk = block // max(calls.count(key) for key in calls)  # blocks drawn at its start
-        self.keys = list(dict.fromkeys(calls))  # in the order of their first call
-        self.blocks: dict[tuple, list[np.ndarray]] = {}
-        self.seeds = np.empty(0, dtype=np.int64)
-        self.start, self.end = 0, 0  # the window's generations in the chunk
-        self.entrants = self.positions = np.empty(0)
-
-    def draw(self, seeds: np.ndarray, randomness: list[Randomness]) -> None:
-        """The next chunk's blocks of the seeds ``seeds`` (ascending), from their generators."""
-        for key in self.keys:
-            uses = self.calls.count(key)
-            children = np.atleast_1d(key[2])[0]  # every call draws (lambda, ...)
-            self.blocks[key] = [r.ahead(*key, uses * self.chunk).reshape(
-                self.chunk, uses, children, -1) for r in randomness]
-        self.seeds, self.start, self.end = seeds, 0, 0
-
-    def stacked(self, t: int) -> bool:
-        return self.start <= t < self.end
-
-    def stack(self, t: int, seeds: np.ndarray, mu: int, generation: int) -> None:
-        size = min(64, max(8, generation))  # 8, 8, 16, 32, 64, ...: none crosses a chunk's end
-        self.start, self.end = t, min(t + size, self.chunk)
-        window = slice(self.start, self.end)
-        places = np.searchsorted(self.seeds, seeds).tolist()
-        seen: dict = {}
-        columns = []
-        for key in self.calls:  # the o-th call of a key takes its o-th draws
-            use = seen[key] = seen.get(key, -1) + 1
-            blocks = self.blocks[key]
-            columns.append(np.stack([blocks[p][window, use] for p in places], axis=1))
-        first, second = columns[-2][..., 0], columns[-1][..., 0]  # (window, rows, lambda)
-        second += second >= first
-        self.entrants = columns[0] + _bases(len(seeds), mu)[None, :, :, None]
-        self.positions = np.stack((first, second), axis=1)  # (window, 2, rows, lambda)
-
-    def take(self, t: int) -> tuple[np.ndarray, np.ndarray]:
-        return self.entrants[t - self.start], self.positions[t - self.start]
 
 
 class Runs:
@@ -182,55 +118,6 @@ class Runs:
         self.best, self.best_value = self.best[keep], self.best_value[keep]
         self.fitness.keep(keep)
         self.alive, self.ended = self.alive[keep], 0
-
-
-class History:
-    """Each row's population fitness and evaluations per generation, in a buffer, made into
-    trace rows (TRACE_COLUMNS) when it fills (``flush``) or a run ends (``traces``)."""
-
-    def __init__(self, rows: int, mu: int, size: int = 256):
-        self.size, self.mu = size, mu
-        self.values = np.empty((size, rows, mu), dtype=np.int64)
-        self.evaluations = np.empty((size, rows), dtype=np.int64)
-        self.first, self.used = 0, 0  # the buffer's first generation, and its rows in use
-        self.pieces: dict[int, list[np.ndarray]] = {}  # per seed: its trace rows so far
-
-    def record(self, values: np.ndarray, evaluations: np.ndarray) -> None:
-        """Records a generation: each row's population fitness, sorted, and its evaluations."""
-        self.values[self.used, : len(values)] = values
-        self.evaluations[self.used, : len(values)] = evaluations
-        self.used += 1
-
-    def flush(self, places: np.ndarray, seeds: np.ndarray) -> None:
-        """Empties the buffer into the trace rows of the rows ``places`` (runs ``seeds``)."""
-        for seed, rows in zip(seeds.tolist(), self._rows(places)):
-            self.pieces.setdefault(seed, []).append(rows)
-        self.first, self.used = self.first + self.used, 0
-
-    def traces(self, places: np.ndarray, seeds: np.ndarray) -> list[np.ndarray]:
-        """The whole traces of the runs ``seeds`` in rows ``places``, which end now."""
-        return [np.concatenate((*self.pieces.pop(seed, []), rows))
-                for seed, rows in zip(seeds.tolist(), self._rows(places))]
-
-    def keep(self, rows: np.ndarray) -> None:
-        """Keeps the buffer's rows ``rows`` (a mask), once emptied: a smaller buffer."""
-        count = int(rows.sum())
-        self.values, self.evaluations = self.values[:, :count], self.evaluations[:, :count]
-
-    def _rows(self, places: np.ndarray) -> np.ndarray:
-        """The buffer's trace rows of the rows ``places`` (places, generations, 6). The
-        population is sorted, so its min, median and max are columns; its numbers are whole
-        or halves, so these are exact."""
-        used, mu = self.used, self.mu
-        values = self.values[:used, places].transpose(1, 0, 2)  # (places, used, mu)
-        rows = np.empty((len(places), used, 6))
-        rows[:, :, 0] = np.arange(self.first, self.first + used)
-        rows[:, :, 1] = self.evaluations[:used, places].T
-        rows[:, :, 2] = values[:, :, 0]
-        rows[:, :, 3] = (values[:, :, (mu - 1) // 2] + values[:, :, mu // 2]) / 2
-        rows[:, :, 4] = values[:, :, mu - 1]
-        rows[:, :, 5] = values.sum(axis=2) / mu
-        return rows
 
 
 def run_many(settings: GaSettings, board: int, seeds) -> list[Result]:
@@ -342,12 +229,6 @@ def step(runs: Runs, drawn: tuple[np.ndarray, np.ndarray]) -> None:
 def _small(board: int):
     """The smallest integer type holding a board's columns and counts (at most n each)."""
     return np.uint8 if board < 2**8 else np.int16 if board < 2**15 else np.int32
-
-
-@cache
-def _bases(count: int, mu: int) -> np.ndarray:
-    """The first row of each of ``count`` seeds' populations, as a column."""
-    return mu * np.arange(count)[:, None]
 
 
 @cache
