@@ -180,7 +180,7 @@ def step(runs: Runs, drawn: tuple[np.ndarray, np.ndarray]) -> None:
     if entered.shape[2] == 1:  # uniform
         parents = entered[:, :, 0]
     else:  # a tournament: the first drawn of the lowest fitness wins
-        contest = np.take(values, entered)
+        contest = values.take(entered)
         if entered.shape[2] == 2:
             parents = np.where(contest[:, :, 1] < contest[:, :, 0], entered[:, :, 1],
                                entered[:, :, 0])
@@ -191,10 +191,10 @@ def step(runs: Runs, drawn: tuple[np.ndarray, np.ndarray]) -> None:
     cells = runs.cells.reshape(-1)
     starts = parents * width
     entries = positions + starts  # where the two entries are in ``cells``
-    columns = np.take(cells, entries).astype(np.int64)
+    columns = cells.take(entries).astype(np.int64)
     swaps = runs.fitness.swaps
     diagonals = swaps.diagonals(entries, columns, n)  # the counters follow the genome
-    child_values = runs.fitness.children(np.take(values, parents), np.take(cells, diagonals),
+    child_values = runs.fitness.children(values.take(parents), cells.take(diagonals),
                                          diagonals)
     if settings.scheme == "mu,lambda":
         pool, sources, children = child_values, parents, 0
@@ -204,31 +204,38 @@ def step(runs: Runs, drawn: tuple[np.ndarray, np.ndarray]) -> None:
     else:
         pool = np.concatenate((values, child_values), axis=1)
         sources, children = np.concatenate((_population_rows(count, mu), parents), axis=1), mu
-    keep = np.argsort(pool, axis=1, kind="stable")[:, :mu]
+    keep = pool.argsort(axis=1, kind="stable")[:, :mu]
     kept = keep + _bases(count, pool.shape[1])
-    runs.values = np.take(pool, kept)
-    new = np.take(runs.cells, np.take(sources, kept).reshape(-1), axis=0)
+    runs.values = pool.take(kept)
+    new = runs.cells.take(sources.take(kept).reshape(-1), axis=0)
     chosen = keep < lam if not children else (keep >= children) & (keep < children + lam)
-    made = np.flatnonzero(chosen)  # the survivors that are children, by their new row
+    made = chosen.reshape(-1).nonzero()[0]  # the survivors that are children, by their new row
     if len(made):
-        child = np.take(keep + (_bases(count, lam) - children), made)
-        shift = (made - np.take(parents, child)) * width  # from the parent's row to the new
+        child = (keep + _child_offsets(count, lam, children)).take(made)
+        shift = (made - parents.take(child)) * width  # from the parent's row to the new
         flat = new.reshape(-1)
-        flat[np.take(entries.reshape(2, -1), child, axis=1) + shift] = np.take(
-            columns.reshape(2, -1)[::-1], child, axis=1)
-        moved = np.take(diagonals.reshape(8, -1), child, axis=1)
+        flat[entries.reshape(2, -1).take(child, axis=1) + shift] = columns.reshape(2, -1)[
+            ::-1].take(child, axis=1)
+        moved = diagonals.reshape(8, -1).take(child, axis=1)
         moved += shift
         swaps.move(flat, moved)
     runs.cells = new
     improved = runs.values[:, 0] < runs.best_value
     if improved.any():
         runs.best_value = np.minimum(runs.best_value, runs.values[:, 0])
-        runs.best[improved] = new[np.flatnonzero(improved) * mu, :n]
+        runs.best[improved] = new[improved.nonzero()[0] * mu, :n]
 
 
 def _small(board: int):
     """The smallest integer type holding a board's columns and counts (at most n each)."""
     return np.uint8 if board < 2**8 else np.int16 if board < 2**15 else np.int32
+
+
+@cache
+def _child_offsets(count: int, lam: int, children: int) -> np.ndarray:
+    """Added to a pool index of ``count`` rows' pools, whose children start at ``children``:
+    the child's place among all rows' children."""
+    return _bases(count, lam) - children
 
 
 @cache

@@ -57,7 +57,7 @@ class Draws:
         """The next chunk's blocks of the seeds ``seeds`` (ascending), from their generators."""
         for key in self.keys:
             uses = self.calls.count(key)
-            children = np.atleast_1d(key[2])[0]  # every call draws (lambda, ...)
+            children = key[2][0] if isinstance(key[2], tuple) else key[2]  # (lambda, ...)
             self.blocks[key] = [r.ahead(*key, uses * self.chunk).reshape(
                 self.chunk, uses, children, -1) for r in randomness]
         self.seeds, self.start, self.end = seeds, 0, 0

@@ -98,16 +98,19 @@ class Randomness:
         key = (low, high, size)
         entry = self._blocks.get(key)
         if entry is None or entry[1] == self.block:
-            shape = (self.block, *np.atleast_1d(size))
-            entry = self._blocks[key] = [self.numpy.integers(low, high, shape), 0]
+            entry = self._blocks[key] = [self.numpy.integers(low, high, self._shape(size)), 0]
         if entry[1] + count > self.block:
             raise ValueError(f"{count} calls from call {entry[1]} run past a block of {self.block}")
         entry[1] += count
         return entry[0][entry[1] - count: entry[1]]
 
+    def _shape(self, size) -> tuple:
+        """A block's shape: ``block`` calls of ``size`` (a number or a tuple)."""
+        return (self.block, *(tuple(size) if isinstance(size, (tuple, list)) else (size,)))
+
     def _next(self, key: tuple, draw) -> np.ndarray:
         entry = self._blocks.get(key)
         if entry is None or entry[1] == self.block:
-            entry = self._blocks[key] = [draw((self.block, *np.atleast_1d(key[-1]))), 0]
+            entry = self._blocks[key] = [draw(self._shape(key[-1])), 0]
         entry[1] += 1
         return entry[0][entry[1] - 1]
