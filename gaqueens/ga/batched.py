@@ -59,8 +59,8 @@ class Runs:
     """The seeds' runs in arrays with a row per seed, in the seeds' order: each population's
     genomes and diagonal counters side by side (``cells``, a row of n + 4n per genome, seed by
     seed) and their fitness (``values``), sorted by fitness; the best found; the history of
-    the trace. A run that ends (``finish``) gives its result and stays in the arrays, not
-    alive, until ``compact`` drops the ended ones, when a window of draws ends."""
+    the trace. A run that ends (``finish``) stays in the arrays, not alive, until ``compact``
+    drops the ended ones when a window of draws ends, having made their results (``settle``)."""
 
     def __init__(self, settings: GaSettings, board: int, seeds: list[int]):
         self.settings, self.n, self.width = settings, board, 5 * board
@@ -83,35 +83,44 @@ class Runs:
         self.history = History(len(seeds), self.mu)
         self.history.record(self.values, self.fitness.evaluations)
         self.results: dict[int, dict] = {}  # each ended run's Result, but its seconds
+        self.pending: list[tuple] = []  # the runs ended, whose results are not made yet
 
     def rows(self) -> int:
         return len(self.ids)
 
     def finish(self, done: np.ndarray, generation: int) -> None:
-        """Ends the runs of the rows ``done`` (a mask) after ``generation``: their results."""
-        settings = self.settings
-        places = np.flatnonzero(done)
-        best = self.best[places].astype(np.int64)
-        best_value = self.best_value[places]
-        pairs = best_value if settings.fitness == "pairs" else Conflicts(self.n)(best)
-        evaluations = self.fitness.evaluations[places]
-        traces = self.history.traces(places, self.ids[places])
-        for k, seed in enumerate(self.ids[places].tolist()):
-            self.results[seed] = dict(
-                solved=bool(best_value[k] <= settings.solved_at),
-                conflicts=int(pairs[k]),
-                evaluations=int(evaluations[k]),
-                solution=best[k],
-                generations=generation,
-                trace=traces[k],
-            )
+        """Ends the runs of the rows ``done`` (a mask) after ``generation``: what their
+        results need is kept (``settle`` makes them)."""
+        places = done.nonzero()[0]
+        self.pending.append((places, generation, self.best[places].astype(np.int64),
+                             self.best_value[places], self.fitness.evaluations[places]))
         self.alive[places] = False
         self.ended += len(places)
 
+    def settle(self) -> None:
+        """The results of the runs ended since the last time, their traces from the history's
+        buffer before it is emptied."""
+        if not self.pending:
+            return
+        settings, history = self.settings, self.history
+        places = np.concatenate([event[0] for event in self.pending])
+        traces = iter(history.traces(places, self.ids[places],
+                                     [event[1] for event in self.pending for _ in event[0]]))
+        for places, generation, best, best_value, evaluations in self.pending:
+            pairs = best_value if settings.fitness == "pairs" else Conflicts(self.n)(best)
+            for k, seed in enumerate(self.ids[places].tolist()):
+                self.results[seed] = dict(
+                    solved=bool(best_value[k] <= settings.solved_at), conflicts=int(pairs[k]),
+                    evaluations=int(evaluations[k]), solution=best[k], generations=generation,
+                    trace=next(traces))
+        self.pending = []
+
     def compact(self) -> None:
-        """Drops the rows of the runs that ended (the history's buffer emptied first)."""
+        """Drops the rows of the runs that ended (their results made, the history's buffer
+        emptied first)."""
         keep = self.alive
-        self.history.flush(np.flatnonzero(keep), self.ids[keep])
+        self.settle()
+        self.history.flush(keep.nonzero()[0], self.ids[keep])
         self.history.keep(keep)
         self.ids, self.values = self.ids[keep], self.values[keep]
         self.cells = self.cells[np.repeat(keep, self.mu)]
@@ -150,6 +159,7 @@ def run_many(settings: GaSettings, board: int, seeds) -> list[Result]:
             shares[runs.ids[alive]] += passed
             runs.finish(alive, generation)
         if runs.ended == runs.rows():
+            runs.settle()
             break
         t = generation % draws.chunk
         if not draws.stacked(t):  # a new window of draws: the ended runs drop out first
@@ -159,7 +169,8 @@ def run_many(settings: GaSettings, board: int, seeds) -> list[Result]:
                 draws.draw(runs.ids, [runs.randomness[i] for i in runs.ids])
             draws.stack(t, runs.ids, runs.mu, generation)
         if history.used == history.size:
-            history.flush(np.flatnonzero(runs.alive), runs.ids[runs.alive])
+            runs.settle()
+            history.flush(runs.alive.nonzero()[0], runs.ids[runs.alive])
         generation += 1
         step(runs, draws.take(t))
         history.record(runs.values, runs.fitness.evaluations)

@@ -30,10 +30,11 @@ class History:
             self.pieces.setdefault(seed, []).append(rows)
         self.first, self.used = self.first + self.used, 0
 
-    def traces(self, places: np.ndarray, seeds: np.ndarray) -> list[np.ndarray]:
-        """The whole traces of the runs ``seeds`` in rows ``places``, which end now."""
-        return [np.concatenate((*self.pieces.pop(seed, []), rows))
-                for seed, rows in zip(seeds.tolist(), self._rows(places))]
+    def traces(self, places: np.ndarray, seeds: np.ndarray, ends: list[int]) -> list[np.ndarray]:
+        """The whole traces of the runs ``seeds`` in rows ``places``, which ended at the
+        generations ``ends`` (in the buffer)."""
+        return [np.concatenate((*self.pieces.pop(seed, []), rows[: end - self.first + 1]))
+                for seed, rows, end in zip(seeds.tolist(), self._rows(places), ends)]
 
     def keep(self, rows: np.ndarray) -> None:
         """Keeps the buffer's rows ``rows`` (a mask), once emptied: a smaller buffer."""
