@@ -76,7 +76,8 @@ def test_the_published_tables_runs_are_reproduced():
 
 
 @pytest.mark.parametrize("settings", [
-    GaSettings(engine="deap"), GaSettings(crossover=Pmx(), cxpb=0.5), GaSettings(mutation=Shuffle()),
+    GaSettings(engine="deap"), GaSettings(crossover=Pmx(), cxpb=0.5),
+    GaSettings(mutation=Shuffle()),
     GaSettings(mutation=Swap(2)), GaSettings(variation="and"), GaSettings(scheme="simple"),
     GaSettings(survivors=Tournament(2)), GaSettings(select=DeapOperator("selRandom")),
 ], ids=["deap", "pmx", "shuffle", "two swaps", "and", "simple", "survivors", "deap select"])

@@ -42,8 +42,8 @@ class Plan:
 
 
 QUICK = Plan(quick=True, repeats=2, engine_boards=(8, 32), engine_seeds=range(1, 6),
-             alone_seeds=range(1, 3), deap_seeds=range(1, 2), table_seeds="1..2", table_repeats=1, job_repeats=1,
-             boards=(8, 16), board_seeds=range(1, 3), importtime=False)
+             alone_seeds=range(1, 3), deap_seeds=range(1, 2), table_seeds="1..2", table_repeats=1,
+             job_repeats=1, boards=(8, 16), board_seeds=range(1, 3), importtime=False)
 
 
 def _genoxide():

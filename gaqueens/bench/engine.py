@@ -20,8 +20,8 @@ def _engines(plan: Plan, board: int, gx) -> dict:
     from gaqueens.ga import GaSettings
 
     published, on_deap, fitness = _published(), GaSettings(engine="deap"), Conflicts(board)
-    engines = {NUMPY: (plan.engine_seeds,
-                       lambda seeds: sum(r.evaluations for r in ga.run_many(published, board, seeds)))}
+    engines = {NUMPY: (plan.engine_seeds, lambda seeds: sum(
+        r.evaluations for r in ga.run_many(published, board, seeds)))}
     if gx is not None:
         engines["genoxide"] = (plan.engine_seeds, lambda seeds: sum(
             genoxide_run(gx, board, seed, fitness).evaluations for seed in seeds))
@@ -65,7 +65,8 @@ def engine_cost(plan: Plan, report: Report, gx) -> None:
         parts = [f"{name} {_spread(values)}" for name, values in by_engine.items()]
         report.say(f"- board {board}, µs per evaluation: " + "; ".join(parts))
         if "genoxide" in by_engine:
-            ratios = [ours / theirs for ours, theirs in zip(by_engine[NUMPY], by_engine["genoxide"])]
+            ratios = [ours / theirs
+                      for ours, theirs in zip(by_engine[NUMPY], by_engine["genoxide"])]
             verdict = "met" if max(ratios) <= GOAL else (
                 "met at the median" if sorted(ratios)[len(ratios) // 2] <= GOAL else "not met")
             report.say(f"  - ratio {NUMPY} / genoxide: {_spread(ratios)}; goal at most {GOAL}: "
