@@ -115,13 +115,13 @@ class SwapConflicts:
     them against Conflicts on random permutations and swaps (hypothesis).
     """
 
+    WEIGHTS = np.array([-1, -1, -1, -1, 1, 1, 1, 1])  # the left counters, then the entered
+
     def __init__(self, n: int, measure: str = "pairs"):
         if measure not in FITNESSES:
             raise ValueError(f"measure must be one of {', '.join(FITNESSES)}, got {measure!r}")
         self.n, self.measure = n, measure
         self.conflicts = Conflicts(n, measure)
-
-    WEIGHTS = np.array([-1, -1, -1, -1, 1, 1, 1, 1])  # the left counters, then the entered
 
     def diagonals(self, positions: np.ndarray, columns: np.ndarray, offset=0) -> np.ndarray:
         """The eight counters of each swap (8, ...), plus ``offset``. ``positions`` may be
@@ -186,6 +186,7 @@ class RunsFitness:
         return parent_values + self.swaps.change(counts, diagonals)
 
     def keep(self, running: np.ndarray) -> None:
+        """Keeps the counts of the runs in places ``running`` (a mask), in their order."""
         self.evaluations = self.evaluations[running]
 
 
