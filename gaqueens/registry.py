@@ -137,7 +137,11 @@ def execute(algorithm: Algorithm, settings, board: int, seed: int) -> Result:
 
 
 def execute_batch(algorithm: Algorithm, settings, board: int, seeds: list[int]) -> list[tuple[int, Result]]:
-    """Runs one algorithm on one board for several seeds: the unit of work sent to a worker."""
+    """Runs one algorithm on one board for several seeds: the unit of work sent to a worker.
+    The GA's seeds run together (ga.run_many: each run its seed's own, its ``seconds`` its share
+    of the batch's wall time); any other algorithm's one after the other."""
+    if algorithm.run is ga.run:
+        return list(zip(seeds, ga.run_many(settings, board, seeds)))
     return [(seed, execute(algorithm, settings, board, seed)) for seed in seeds]
 
 

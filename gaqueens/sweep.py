@@ -31,7 +31,7 @@ from gaqueens.cli import Parser
 from gaqueens.experiment import BadInput, Experiment, load, parse_seeds, run_settings
 from gaqueens.store import Busy, Store, Unreadable, WriteFailed
 
-BATCH = 10  # runs sent to a worker at once: at most this many are lost with it
+BATCH = 25  # runs sent to a worker at once: at most this many are lost with it
 
 
 class Interrupted(Exception):

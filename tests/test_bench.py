@@ -28,10 +28,11 @@ def test_quick_bench_prints_its_sections(tmp_path):
 def test_without_genoxide_the_bench_says_how_to_install_it(monkeypatch):
     monkeypatch.setattr(command, "_genoxide", lambda: None)
     report = common.Report()
-    plan = common.Plan(repeats=1, engine_board=8, engine_seeds=range(1, 3), deap_seeds=range(1, 2))
+    plan = common.Plan(repeats=1, engine_boards=(8,), engine_seeds=range(1, 3),
+                       alone_seeds=range(1, 2), deap_seeds=range(1, 2))
     engine.engine_cost(plan, report, None)
     assert any(common.INSTALL in line for line in report.lines)
-    assert {row["engine"] for row in report.rows} == {common.NUMPY, common.DEAP}
+    assert {row["engine"] for row in report.rows} == {common.NUMPY, engine.ALONE, common.DEAP}
     assert command.main(["--genoxide-table", "8", "--seeds", "1..3"]) == 2
 
 

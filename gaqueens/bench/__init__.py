@@ -7,10 +7,13 @@ engines side by side, alternating their order within each of R repetitions, and 
 medians and the ratio of the engines' times measured in the same repetition (its median and
 min..max), never a threshold that could fail. Its sections:
 
-(a) engine cost: microseconds per evaluation on the 128x128 board, seeds 1..30, in this one
-    process: gaqueens.ga.run, genoxide running the published settings with the same
-    board.Conflicts object as its batch fitness, and the GA on engine: deap (DEAP's own objects) on
-    fewer seeds. Each engine's time is for all its seeds, divided by its own evaluations.
+(a) engine cost: microseconds per evaluation on every board of the table (8 to 128), seeds
+    1..100, in this one process: gaqueens.ga.run_many (the seeds advanced together, as the
+    sweep's batches run), genoxide running the published settings seed after seed with the
+    same board.Conflicts object as its batch fitness, and their ratio beside issue 11's goal
+    (at most 0.5); for context gaqueens.ga.run one seed at a time (seeds 1..10) and the GA on
+    engine: deap (DEAP's own objects, seeds 1..3). Each engine's time is for all its seeds,
+    divided by its own evaluations.
 (b) the whole table: wall time of `python -m gaqueens.sweep experiments/table.yaml
     --quiet` (default workers, tables and plots included; and with --workers 1, to show what
     the pool gains on this machine) against genoxide's single-process sweep of the same boards

@@ -21,13 +21,15 @@ CSV_COLUMNS = ("section", "engine", "board", "seeds", "repetition", "seconds", "
 
 @dataclass(frozen=True)
 class Plan:
-    """How much work each section does: repetitions of (a), its board and seeds (fewer for the
+    """How much work each section does: repetitions of (a), its boards and seeds (those of the
+    table for engine: numpy and genoxide; fewer for ga.run one seed at a time and for the
     engine: deap); the table sweep's seeds (None: the file's) and repetitions; the main job's
     repetitions; the boards and seeds of (d); whether to break the start-up down by imports."""
 
     repeats: int = 5
-    engine_board: int = 128
-    engine_seeds: range = range(1, 31)
+    engine_boards: tuple[int, ...] = (8, 16, 32, 64, 128)
+    engine_seeds: range = range(1, 101)
+    alone_seeds: range = range(1, 11)
     deap_seeds: range = range(1, 4)
     table_seeds: str | None = None
     table_repeats: int = 3
@@ -38,9 +40,9 @@ class Plan:
     quick: bool = False
 
 
-QUICK = Plan(quick=True, repeats=2, engine_board=32, engine_seeds=range(1, 6),
-             deap_seeds=range(1, 2), table_seeds="1..2", table_repeats=1, job_repeats=1,
-             boards=(8, 16), board_seeds=range(1, 3), importtime=False)
+QUICK = Plan(quick=True, repeats=2, engine_boards=(8, 32), engine_seeds=range(1, 6),
+             alone_seeds=range(1, 3), deap_seeds=range(1, 2), table_seeds="1..2", table_repeats=1,
+             job_repeats=1, boards=(8, 16), board_seeds=range(1, 3), importtime=False)
 
 
 def _genoxide():

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 import types
+from functools import cached_property
 
 import numpy as np
 
@@ -67,11 +68,20 @@ class Randomness:
     """
 
     def __init__(self, seed: int, block: int = 256):
+        self.seed = seed
         self.numpy = np.random.default_rng(seed)
-        self.random = random.Random(seed)
-        self.deap = Bound(self.random)
         self.block = block
         self._blocks: dict[tuple, list] = {}
+
+    @cached_property
+    def random(self) -> random.Random:
+        """The run's random.Random(seed), made when first used (its numbers do not depend on
+        when)."""
+        return random.Random(self.seed)
+
+    @cached_property
+    def deap(self) -> Bound:
+        return Bound(self.random)
 
     def integers(self, low: int, high: int, size) -> np.ndarray:
         return self._next((low, high, size), lambda shape: self.numpy.integers(low, high, shape))
@@ -79,9 +89,28 @@ class Randomness:
     def uniform(self, size: int) -> np.ndarray:
         return self._next(("uniform", size), self.numpy.random)
 
+    def ahead(self, low: int, high: int, size, count: int) -> np.ndarray:
+        """The draws of the next ``count`` calls ``integers(low, high, size)``, one array of
+        shape (count, *size), drawn from the generator exactly where those calls would draw
+        them: the block is drawn anew only when the first of the calls would. The calls must
+        not run past the block (ValueError), so a block of 256 is taken in slices of 256, 128,
+        ... from its start. gaqueens.ga.batched takes many generations' draws at once so."""
+        key = (low, high, size)
+        entry = self._blocks.get(key)
+        if entry is None or entry[1] == self.block:
+            entry = self._blocks[key] = [self.numpy.integers(low, high, self._shape(size)), 0]
+        if entry[1] + count > self.block:
+            raise ValueError(f"{count} calls from call {entry[1]} run past a block of {self.block}")
+        entry[1] += count
+        return entry[0][entry[1] - count: entry[1]]
+
+    def _shape(self, size) -> tuple:
+        """A block's shape: ``block`` calls of ``size`` (a number or a tuple)."""
+        return (self.block, *(tuple(size) if isinstance(size, (tuple, list)) else (size,)))
+
     def _next(self, key: tuple, draw) -> np.ndarray:
         entry = self._blocks.get(key)
         if entry is None or entry[1] == self.block:
-            entry = self._blocks[key] = [draw((self.block, *np.atleast_1d(key[-1]))), 0]
+            entry = self._blocks[key] = [draw(self._shape(key[-1])), 0]
         entry[1] += 1
         return entry[0][entry[1] - 1]

@@ -1,0 +1,255 @@
+"""engine: numpy for many seeds at once: the runs of the published family of settings advanced
+together, each seed's run the very one gaqueens.ga.numpy_engine makes for that seed alone.
+
+The family (``covers``): variation each, select Tournament or Uniform, no crossover, mutation
+Swap(1), survivors Best, scheme mu+lambda (either tie rule) or mu,lambda, fitness pairs or
+excess, any population, offspring, target and generation limit, on boards of 2 and more.
+gaqueens.ga.run_many sends any other setting to the general engine, seed by seed.
+
+What makes it fast, and what keeps each run its own:
+
+- One array for all runs: each population's genomes and diagonal counters side by side
+  (``cells``, a row of n + 4n per genome, uint8 up to n = 255) and fitness (runs, mu); each
+  generation's tournaments, swaps, fitness and survivors are some seventy numpy calls for all
+  of them, however many.
+- A child's fitness is its parent's plus the change of its swap (board.SwapConflicts: eight
+  diagonal counters, not a recount), counted per run (board.RunsFitness). Only the survivors'
+  rows are copied; a surviving child is made in its new row from its parent's.
+- Each seed draws from its own Randomness, in its own run's order (gaqueens.ga.draws); a
+  window of generations' draws is laid out for all rows at once.
+- The population stays sorted by fitness (survivors best), so the best survivor is row 0: a
+  generation improves the best found exactly when row 0 is better than it, and that row is
+  then the first child of the lowest fitness, the one DEAP's HallOfFame keeps. The trace's
+  min, median and max are columns of the sorted rows (gaqueens.ga.history).
+- A run that ends gives its result at once and stays in the arrays until the window of draws
+  ends; then the ended runs' rows are dropped.
+
+``seconds``: each generation's wall time (with the draws it took) is shared evenly among the
+runs it advanced, and the set-up and the end among all; a run's seconds is its share, so a
+batch's seconds add up to its wall time. tests/test_batched.py checks every run against the
+general engine with gaqueens.result.same_run, and the published table's 500 runs.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import cache
+
+import numpy as np
+
+from gaqueens.board import Conflicts, RunsFitness
+from gaqueens.ga.draws import Draws, _bases, calls
+from gaqueens.ga.history import History
+from gaqueens.ga.operators import Best, NoCrossover, Swap, Tournament, Uniform
+from gaqueens.ga.randomness import Randomness
+from gaqueens.ga.settings import GaSettings
+from gaqueens.result import Result
+
+
+def covers(settings: GaSettings, board: int) -> bool:
+    """Whether the settings' runs on this board can take the batched path."""
+    return (settings.engine == "numpy" and settings.variation == "each" and board >= 2
+            and type(settings.select) in (Tournament, Uniform)
+            and type(settings.crossover) is NoCrossover
+            and type(settings.mutation) is Swap and settings.mutation.count == 1
+            and type(settings.survivors) is Best and settings.scheme in ("mu+lambda", "mu,lambda"))
+
+
+class Runs:
+    """The seeds' runs in arrays with a row per seed, in the seeds' order: each population's
+    genomes and diagonal counters side by side (``cells``, a row of n + 4n per genome, seed by
+    seed) and their fitness (``values``), sorted by fitness; the best found; the history of
+    the trace. A run that ends (``finish``) stays in the arrays, not alive, until ``compact``
+    drops the ended ones when a window of draws ends, having made their results (``settle``)."""
+
+    def __init__(self, settings: GaSettings, board: int, seeds: list[int]):
+        self.settings, self.n, self.width = settings, board, 5 * board
+        self.mu, self.lam = settings.population, settings.children
+        self.randomness = [Randomness(seed) for seed in seeds]
+        self.fitness = RunsFitness(board, settings.fitness, len(seeds))
+        self.ids = np.arange(len(seeds))  # each row's seed, by its place in ``seeds``
+        self.alive = np.ones(len(seeds), dtype=bool)
+        self.ended = 0  # rows whose run ended
+        first = np.tile(np.arange(board), (self.mu, 1))
+        genomes = np.stack([r.numpy.permuted(first, axis=1) for r in self.randomness])
+        values, counts = self.fitness.whole(genomes)
+        order = np.argsort(values, axis=1, kind="stable")
+        rows = (order + _bases(len(seeds), self.mu)).reshape(-1)
+        cells = np.concatenate((genomes.reshape(-1, board), counts), axis=1)
+        self.cells = np.take(cells, rows, axis=0).astype(_small(board))
+        self.values = np.take_along_axis(values, order, axis=1)
+        self.best = self.cells[:: self.mu, :board].copy()  # row 0 of each: the first lowest
+        self.best_value = self.values[:, 0].copy()
+        self.history = History(len(seeds), self.mu)
+        self.history.record(self.values, self.fitness.evaluations)
+        self.results: dict[int, dict] = {}  # each ended run's Result, but its seconds
+        self.pending: list[tuple] = []  # the runs ended, whose results are not made yet
+
+    def rows(self) -> int:
+        return len(self.ids)
+
+    def finish(self, done: np.ndarray, generation: int) -> None:
+        """Ends the runs of the rows ``done`` (a mask) after ``generation``: what their
+        results need is kept (``settle`` makes them)."""
+        places = done.nonzero()[0]
+        self.pending.append((places, generation, self.best[places].astype(np.int64),
+                             self.best_value[places], self.fitness.evaluations[places]))
+        self.alive[places] = False
+        self.ended += len(places)
+
+    def settle(self) -> None:
+        """The results of the runs ended since the last time, their traces from the history's
+        buffer before it is emptied."""
+        if not self.pending:
+            return
+        settings, history = self.settings, self.history
+        places = np.concatenate([event[0] for event in self.pending])
+        traces = iter(history.traces(places, self.ids[places],
+                                     [event[1] for event in self.pending for _ in event[0]]))
+        for places, generation, best, best_value, evaluations in self.pending:
+            pairs = best_value if settings.fitness == "pairs" else Conflicts(self.n)(best)
+            for k, seed in enumerate(self.ids[places].tolist()):
+                self.results[seed] = dict(
+                    solved=bool(best_value[k] <= settings.solved_at), conflicts=int(pairs[k]),
+                    evaluations=int(evaluations[k]), solution=best[k], generations=generation,
+                    trace=next(traces))
+        self.pending = []
+
+    def compact(self) -> None:
+        """Drops the rows of the runs that ended (their results made, the history's buffer
+        emptied first)."""
+        keep = self.alive
+        self.settle()
+        self.history.flush(keep.nonzero()[0], self.ids[keep])
+        self.history.keep(keep)
+        self.ids, self.values = self.ids[keep], self.values[keep]
+        self.cells = self.cells[np.repeat(keep, self.mu)]
+        self.best, self.best_value = self.best[keep], self.best_value[keep]
+        self.fitness.keep(keep)
+        self.alive, self.ended = self.alive[keep], 0
+
+
+def run_many(settings: GaSettings, board: int, seeds) -> list[Result]:
+    """The runs of ``seeds`` on an n x n board, together; each result is the one
+    gaqueens.ga.numpy_engine.run gives for its seed (``covers`` must hold)."""
+    if not covers(settings, board):
+        raise ValueError("these settings are not of the batched family: see covers()")
+    seeds = list(seeds)
+    if not seeds:
+        return []
+    start = time.perf_counter()
+    runs = Runs(settings, board, seeds)
+    history = runs.history
+    target, generation = settings.target, 0
+    draws = Draws(calls(settings, board), runs.randomness[0].block)
+    shares = np.zeros(len(seeds))  # each run's share of the wall time
+    passed = 0.0  # the share of a run running since the start
+    clock = time.perf_counter()
+    shares += (clock - start) / len(seeds)
+    while True:
+        if target is not None:
+            done = runs.best_value <= target
+            if runs.ended:
+                done &= runs.alive
+            if done.any():
+                shares[runs.ids[done]] += passed
+                runs.finish(done, generation)
+        if generation == settings.generations:
+            alive = runs.alive.copy()
+            shares[runs.ids[alive]] += passed
+            runs.finish(alive, generation)
+        if runs.ended == runs.rows():
+            runs.settle()
+            break
+        t = generation % draws.chunk
+        if not draws.stacked(t):  # a new window of draws: the ended runs drop out first
+            if runs.ended:
+                runs.compact()
+            if t == 0:
+                draws.draw(runs.ids, [runs.randomness[i] for i in runs.ids])
+            draws.stack(t, runs.ids, runs.mu, generation)
+        if history.used == history.size:
+            runs.settle()
+            history.flush(runs.alive.nonzero()[0], runs.ids[runs.alive])
+        generation += 1
+        step(runs, draws.take(t))
+        history.record(runs.values, runs.fitness.evaluations)
+        now = time.perf_counter()
+        passed += (now - clock) / (runs.rows() - runs.ended)
+        clock = now
+    shares += (time.perf_counter() - clock) / len(seeds)
+    return [Result(**runs.results[i], seconds=float(share)) for i, share in enumerate(shares)]
+
+
+def step(runs: Runs, drawn: tuple[np.ndarray, np.ndarray]) -> None:
+    """One generation of every row: tournaments, swaps, the children's fitness from their
+    parents' counters, the survivors, and the best found."""
+    settings, mu, lam, n, width = runs.settings, runs.mu, runs.lam, runs.n, runs.width
+    count = runs.rows()
+    values = runs.values
+    entered, positions = drawn  # (rows, lambda, entrants) and (2, rows, lambda)
+    if entered.shape[2] == 1:  # uniform
+        parents = entered[:, :, 0]
+    else:  # a tournament: the first drawn of the lowest fitness wins
+        contest = values.take(entered)
+        if entered.shape[2] == 2:
+            parents = np.where(contest[:, :, 1] < contest[:, :, 0], entered[:, :, 1],
+                               entered[:, :, 0])
+        else:
+            won = contest.argmin(axis=2)[:, :, None]
+            parents = np.take_along_axis(entered, won, axis=2)[:, :, 0]
+    # each child: a copy of genome ``parents`` with the entries at ``positions`` swapped
+    cells = runs.cells.reshape(-1)
+    starts = parents * width
+    entries = positions + starts  # where the two entries are in ``cells``
+    columns = cells.take(entries).astype(np.int64)
+    swaps = runs.fitness.swaps
+    diagonals = swaps.diagonals(entries, columns, n)  # the counters follow the genome
+    child_values = runs.fitness.children(values.take(parents), cells.take(diagonals),
+                                         diagonals)
+    if settings.scheme == "mu,lambda":
+        pool, sources, children = child_values, parents, 0
+    elif settings.ties == "offspring-first":
+        pool = np.concatenate((child_values, values), axis=1)
+        sources, children = np.concatenate((parents, _population_rows(count, mu)), axis=1), 0
+    else:
+        pool = np.concatenate((values, child_values), axis=1)
+        sources, children = np.concatenate((_population_rows(count, mu), parents), axis=1), mu
+    keep = pool.argsort(axis=1, kind="stable")[:, :mu]
+    kept = keep + _bases(count, pool.shape[1])
+    runs.values = pool.take(kept)
+    new = runs.cells.take(sources.take(kept).reshape(-1), axis=0)
+    chosen = keep < lam if not children else (keep >= children) & (keep < children + lam)
+    made = chosen.reshape(-1).nonzero()[0]  # the survivors that are children, by their new row
+    if len(made):
+        child = (keep + _child_offsets(count, lam, children)).take(made)
+        shift = (made - parents.take(child)) * width  # from the parent's row to the new
+        flat = new.reshape(-1)
+        flat[entries.reshape(2, -1).take(child, axis=1) + shift] = columns.reshape(2, -1)[
+            ::-1].take(child, axis=1)
+        moved = diagonals.reshape(8, -1).take(child, axis=1)
+        moved += shift
+        swaps.move(flat, moved)
+    runs.cells = new
+    improved = runs.values[:, 0] < runs.best_value
+    if improved.any():
+        runs.best_value = np.minimum(runs.best_value, runs.values[:, 0])
+        runs.best[improved] = new[improved.nonzero()[0] * mu, :n]
+
+
+def _small(board: int):
+    """The smallest integer type holding a board's columns and counts (at most n each)."""
+    return np.uint8 if board < 2**8 else np.int16 if board < 2**15 else np.int32
+
+
+@cache
+def _child_offsets(count: int, lam: int, children: int) -> np.ndarray:
+    """Added to a pool index of ``count`` rows' pools, whose children start at ``children``:
+    the child's place among all rows' children."""
+    return _bases(count, lam) - children
+
+
+@cache
+def _population_rows(count: int, mu: int) -> np.ndarray:
+    """The rows of ``count`` seeds' populations, a row per seed."""
+    return np.arange(count * mu).reshape(count, mu)

@@ -1,0 +1,137 @@
+"""The batched GA (gaqueens.ga.batched, ga.run_many): each seed's run is the general engine's
+(gaqueens.result.same_run: numbers, solution and trace), over many seeds, boards and the
+settings of its family; the published table's runs are reproduced; other settings go to the
+general engine."""
+
+import csv
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gaqueens import ga, registry
+from gaqueens.ga import GaSettings, batched, numpy_engine
+from gaqueens.ga.operators import Pmx, Shuffle, Swap, Tournament, Uniform, DeapOperator
+from gaqueens.ga.randomness import Randomness
+from gaqueens.result import same_run
+
+TABLE = Path(__file__).parents[1] / "results" / "table" / "runs.csv"
+
+FAMILY = {
+    "published": (GaSettings(), [8, 16, 32], range(1, 41)),
+    "large boards": (GaSettings(), [64, 128], range(1, 5)),
+    "parents-first": (GaSettings(ties="parents-first"), [8, 16], range(1, 31)),
+    "mu,lambda": (GaSettings(scheme="mu,lambda", offspring=30), [8, 12], range(1, 21)),
+    "mu,lambda equal": (GaSettings(scheme="mu,lambda", generations=300), [10], range(1, 11)),
+    "target none": (GaSettings(target=None, generations=150), [8, 10], range(1, 11)),
+    "unsolved at the limit": (GaSettings(generations=60), [24, 40], range(1, 16)),
+    "no generation": (GaSettings(generations=0), [16], range(1, 6)),
+    "target above zero": (GaSettings(target=4, population=6, offspring=9), [30], range(1, 21)),
+    "tournament of 3": (GaSettings(select=Tournament(3)), [12], range(1, 21)),
+    "tournament of 1": (GaSettings(select=Tournament(1), generations=200), [8], range(1, 11)),
+    # uniform parents draw (0, mu, lambda), as the swap draws (0, n, lambda) and (0, n - 1,
+    # lambda): one block shared when mu = n or mu = n - 1
+    "uniform": (GaSettings(select=Uniform()), [8, 10], range(1, 21)),
+    "uniform, mu = n": (GaSettings(select=Uniform(), population=8), [8], range(1, 21)),
+    "uniform, mu = n - 1": (GaSettings(select=Uniform(), population=9), [10], range(1, 21)),
+    "excess": (GaSettings(fitness="excess"), [8, 14], range(1, 21)),
+    "excess, mu,lambda": (GaSettings(fitness="excess", scheme="mu,lambda"), [10], range(1, 11)),
+    "one parent, one child": (GaSettings(population=1, offspring=1, generations=3000), [8],
+                              range(1, 11)),
+    "boards of 2 and 3": (GaSettings(generations=30), [2, 3], range(1, 6)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FAMILY))
+def test_each_seeds_run_is_the_general_engines(name):
+    settings, boards, seeds = FAMILY[name]
+    assert batched.covers(settings, boards[0])
+    for board in boards:
+        together = ga.run_many(settings, board, seeds)
+        alone = [numpy_engine.run(settings, board, seed) for seed in seeds]
+        assert [r.generations for r in together] == [r.generations for r in alone]
+        assert all(same_run(a, b) for a, b in zip(together, alone)), (name, board)
+
+
+def test_the_family_ends_runs_both_ways_in_one_batch():
+    """The cases above mix solved and unsolved runs in one batch: some seeds end early and
+    drop out while the others go on to the limit."""
+    results = ga.run_many(GaSettings(generations=40), 16, range(1, 31))
+    assert {r.solved for r in results} == {True, False}
+
+
+def test_the_published_tables_runs_are_reproduced():
+    """results/table/runs.csv: every run's generations, evaluations, conflicts and solution."""
+    with open(TABLE, encoding="utf-8") as file:
+        rows = [row for row in csv.DictReader(file) if row["algorithm"] == "ga"]
+    assert len(rows) == 500
+    for board in sorted({int(row["board"]) for row in rows}):
+        mine = sorted((r for r in rows if int(r["board"]) == board), key=lambda r: int(r["seed"]))
+        results = ga.run_many(GaSettings(), board, [int(r["seed"]) for r in mine])
+        for row, result in zip(mine, results):
+            assert (int(row["generations"]), int(row["evaluations"]), int(row["conflicts"])) == (
+                result.generations, result.evaluations, result.conflicts)
+            assert row["solution"] == " ".join(map(str, result.solution.tolist()))
+
+
+@pytest.mark.parametrize("settings", [
+    GaSettings(engine="deap"), GaSettings(crossover=Pmx(), cxpb=0.5),
+    GaSettings(mutation=Shuffle()),
+    GaSettings(mutation=Swap(2)), GaSettings(variation="and"), GaSettings(scheme="simple"),
+    GaSettings(survivors=Tournament(2)), GaSettings(select=DeapOperator("selRandom")),
+], ids=["deap", "pmx", "shuffle", "two swaps", "and", "simple", "survivors", "deap select"])
+def test_other_settings_run_seed_by_seed_on_their_engine(settings):
+    assert not batched.covers(settings, 8)
+    with pytest.raises(ValueError, match="not of the batched family"):
+        batched.run_many(settings, 8, [1])
+    together = ga.run_many(settings, 8, [1, 2])
+    assert all(same_run(a, ga.run(settings, 8, s)) for a, s in zip(together, [1, 2]))
+
+
+def test_a_board_of_one_runs_on_the_general_engine():
+    assert not batched.covers(GaSettings(), 1)
+    (result,) = ga.run_many(GaSettings(), 1, [3])
+    assert result.solved and result.evaluations == 20
+
+
+def test_results_come_in_the_seeds_order_with_their_share_of_the_time():
+    seeds = [5, 1, 9, 5]
+    start = time.perf_counter()
+    results = ga.run_many(GaSettings(), 16, seeds)
+    wall = time.perf_counter() - start
+    assert [r.evaluations for r in results] == [ga.run(GaSettings(), 16, s).evaluations
+                                               for s in seeds]
+    assert all(r.seconds > 0 for r in results) and sum(r.seconds for r in results) <= wall
+    assert ga.run_many(GaSettings(), 16, []) == []
+
+
+def test_the_registry_runs_a_batch_of_the_ga_together():
+    algorithm = registry.ALGORITHMS["ga"]
+    batch = registry.execute_batch(algorithm, GaSettings(), 12, [3, 4, 5])
+    assert [seed for seed, _ in batch] == [3, 4, 5]
+    assert all(same_run(r, ga.run(GaSettings(), 12, s)) for s, r in batch)
+
+
+# ---- the draws taken ahead -------------------------------------------------------------------
+
+
+def test_draws_taken_ahead_are_the_calls_own_in_their_order():
+    calls = [(0, 20, (20, 2)), (0, 8, 20), (0, 7, 20)]
+    one, ahead = Randomness(11), Randomness(11)
+    one.numpy.permuted(np.arange(8))
+    ahead.numpy.permuted(np.arange(8))
+    expected = [[one.integers(*key).copy() for key in calls] for _ in range(600)]
+    taken = []
+    for _ in range(0, 512, 128):
+        blocks = [ahead.ahead(*key, 128) for key in calls]
+        taken += [[block[t] for block in blocks] for t in range(128)]
+    assert all(np.array_equal(a, b) for x, y in zip(expected, taken) for a, b in zip(x, y))
+    assert np.array_equal(ahead.integers(*calls[0]), expected[512][0])  # and on, call by call
+
+
+def test_draws_taken_ahead_may_not_run_past_a_block():
+    randomness = Randomness(1)
+    randomness.ahead(0, 5, 3, 200)
+    with pytest.raises(ValueError, match="run past a block of 256"):
+        randomness.ahead(0, 5, 3, 100)

@@ -1,0 +1,112 @@
+"""board.SwapConflicts and board.RunsFitness: a swap child's conflicts from its parent's diagonal
+counters equal the full count (Conflicts), by hand and on random permutations and swaps."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gaqueens.board import FITNESSES, Conflicts, RunsFitness, SwapConflicts
+
+
+def random_genomes(n, k, seed):
+    return np.random.default_rng(seed).permuted(np.tile(np.arange(n), (k, 1)), axis=1)
+
+
+def swapped(genomes, positions):
+    children = genomes.copy()
+    rows = np.arange(len(genomes))
+    i, j = positions
+    children[rows, i], children[rows, j] = genomes[rows, j], genomes[rows, i]
+    return children
+
+
+def random_swaps(n, k, seed):
+    """Two distinct positions per genome, as planes (2, k)."""
+    rng = np.random.default_rng(seed)
+    i = rng.integers(0, n, k)
+    j = rng.integers(0, n - 1, k)
+    return np.stack((i, j + (j >= i)))
+
+
+def columns_at(genomes, positions):
+    return np.stack([genomes[np.arange(len(genomes)), p] for p in positions])
+
+
+@pytest.mark.parametrize("parent, positions, child, pairs_change", [
+    # P0 of tests/test_ga.py: 1 pair; its rows 0 and 1 swapped give C0, 2 pairs
+    ([2, 0, 1, 3], (0, 1), [0, 2, 1, 3], +1),
+    # the identity: all 6 pairs on one diagonal; rows 0 and 1 (attacking each other) swapped
+    # leave (2,2)-(3,3) on the falling diagonal and (0,1)-(1,0) on the rising one
+    ([0, 1, 2, 3], (0, 1), [1, 0, 2, 3], 2 - 6),
+    # a solution spoilt: queens (0,1) (1,0) (2,3) (3,2); (0,1)-(1,0) and (2,3)-(3,2) share a
+    # rising diagonal, (0,1)-(2,3) and (1,0)-(3,2) a falling one: 4 pairs
+    ([1, 3, 0, 2], (1, 2), [1, 0, 3, 2], 4),
+])
+def test_a_swap_counted_by_hand(parent, positions, child, pairs_change):
+    conflicts, swaps = Conflicts(4), SwapConflicts(4)
+    genome = np.array([parent])
+    assert swapped(genome, np.array(positions)[:, None]).tolist() == [child]
+    assert conflicts(np.array([child]))[0] - conflicts(genome)[0] == pairs_change
+    columns = columns_at(genome, np.array(positions)[:, None])
+    diagonals = swaps.diagonals(np.array(positions)[:, None], columns)
+    counts = conflicts.counts(genome)[0]
+    assert swaps.change(counts[diagonals], diagonals).tolist() == [pairs_change]
+
+
+@settings(max_examples=150, deadline=None)
+@given(n=st.integers(2, 48), k=st.integers(1, 25), seed=st.integers(0, 2**32 - 1),
+       measure=st.sampled_from(FITNESSES))
+def test_the_change_of_a_swap_is_the_change_of_the_full_count(n, k, seed, measure):
+    conflicts, swaps = Conflicts(n, measure), SwapConflicts(n, measure)
+    parents = random_genomes(n, k, seed)
+    positions = random_swaps(n, k, seed + 1)
+    children = swapped(parents, positions)
+    columns = columns_at(parents, positions)
+    counts = conflicts.counts(parents)
+    diagonals = swaps.diagonals(positions, columns)
+    change = swaps.change(counts[np.arange(k), diagonals], diagonals)
+    assert (conflicts(parents) + change).tolist() == conflicts(children).tolist()
+
+
+@settings(max_examples=100, deadline=None)
+@given(n=st.integers(2, 48), k=st.integers(1, 25), seed=st.integers(0, 2**32 - 1),
+       dtype=st.sampled_from([np.uint8, np.int16, np.int64]))
+def test_moved_counters_are_the_childrens_counters_in_a_flat_array(n, k, seed, dtype):
+    """As the batched engine keeps them: each genome's row holds its n entries, then its 4n
+    counters; positions are flat indices of the entries, the counters n further on."""
+    conflicts, swaps = Conflicts(n), SwapConflicts(n)
+    parents = random_genomes(n, k, seed)
+    positions = random_swaps(n, k, seed + 1)
+    children = swapped(parents, positions)
+    cells = np.concatenate((parents, conflicts.counts(parents)), axis=1).astype(dtype)
+    entries = positions + 5 * n * np.arange(k)
+    flat = cells.reshape(-1)
+    columns = flat[entries].astype(np.int64)
+    diagonals = swaps.diagonals(entries, columns, n)
+    values = conflicts(parents) + swaps.change(flat[diagonals], diagonals)
+    assert values.tolist() == conflicts(children).tolist()
+    flat[entries] = columns[::-1]
+    swaps.move(flat, diagonals)
+    assert cells[:, :n].tolist() == children.tolist()
+    assert cells[:, n:].tolist() == conflicts.counts(children).tolist()
+
+
+def test_the_runs_fitness_counts_per_run_what_it_scores():
+    fitness = RunsFitness(6, "pairs", 3)
+    genomes = np.stack([random_genomes(6, 4, seed) for seed in range(3)])
+    values, counts = fitness.whole(genomes)
+    assert values.tolist() == [Conflicts(6)(g).tolist() for g in genomes]
+    assert fitness.evaluations.tolist() == [4, 4, 4]
+    fitness.keep(np.array([True, False, True]))
+    positions = np.zeros((2, 2, 5), dtype=np.int64)
+    positions[1] = 1
+    diagonals = SwapConflicts(6).diagonals(positions, np.zeros((2, 2, 5), dtype=np.int64))
+    fitness.children(np.zeros((2, 5), dtype=np.int64), np.ones((8, 2, 5), dtype=np.int64),
+                     diagonals)
+    assert fitness.evaluations.tolist() == [9, 9]
+
+
+def test_an_unknown_measure_is_refused():
+    with pytest.raises(ValueError, match="measure must be one of pairs, excess"):
+        SwapConflicts(8, "squares")
