@@ -27,6 +27,7 @@ from collections import Counter, deque
 from multiprocessing.connection import wait
 from typing import Iterable, Iterator
 
+from gaqueens.manifest import code_identity
 from gaqueens.registry import execute_batch
 
 Batch = tuple  # (name the runs are stored by, registry.Algorithm, settings, board, [seeds])
@@ -229,15 +230,23 @@ def local_pool(batches: list[Batch], workers: int):
 
 
 def connect(address: str):
-    """A client of the Dask scheduler at ``address``, or Unreachable within a few seconds."""
+    """A client of the Dask scheduler at ``address``, or Unreachable within a few seconds, or
+    when its workers run other code than this process (manifest.code_identity), as runs
+    record this process's code."""
     try:
         from distributed import Client
     except ImportError:
         raise Unreachable("--scheduler needs Dask: pip install 'gaqueens[cluster]'") from None
     try:
-        return Client(address, timeout="5s", set_as_default=False)
+        client = Client(address, timeout="5s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as error:
         raise Unreachable(f"--scheduler {address}: no Dask scheduler answers there ({error})") from None
+    others = {code for code in client.run(code_identity).values() if code != code_identity()}
+    if others:
+        client.close()
+        raise Unreachable(f"--scheduler {address}: its workers run other code ({others.pop()}) "
+                          f"than this sweep ({code_identity()}): install the same gaqueens there")
+    return client
 
 
 def dask_cluster(batches: list[Batch], client) -> Iterator:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import platform
 import shlex
 import subprocess
 from datetime import datetime, timezone
+from functools import cache
 from importlib import metadata
 from pathlib import Path
 
@@ -27,23 +29,51 @@ def _version(package: str) -> str | None:
         return None
 
 
+CODE = ("gaqueens", "pyproject.toml")  # what makes the runs, in a checkout
+
+
 def checkout() -> dict:
-    """The commit of the checkout gaqueens runs from, and whether the code that decides the
-    runs (the package, the experiment files, pyproject.toml) had uncommitted changes, outputs
-    such as results/ aside; empty when gaqueens is installed from a package."""
+    """The commit of the checkout gaqueens runs from, whether the code that decides the runs
+    (the package, the experiment files, pyproject.toml) had uncommitted changes, outputs such
+    as results/ aside, and a digest of the package's own changes (its diff from the commit and
+    its untracked files), so that two different edits never pass for the same code; empty when
+    gaqueens is installed from a package."""
     top = Path(__file__).resolve().parent.parent
 
-    def git(*args):
-        return subprocess.run(["git", "-C", str(top), *args], capture_output=True, text=True,
-                              timeout=10, check=True).stdout.strip()
+    def git(*args, strip=True):
+        out = subprocess.run(["git", "-C", str(top), *args], capture_output=True, text=True,
+                             timeout=10, check=True).stdout
+        return out.strip() if strip else out
 
     try:
         if Path(git("rev-parse", "--show-toplevel")).resolve() != top:
             return {}
         changed = git("status", "--porcelain", "--", "gaqueens", "experiments", "pyproject.toml")
-        return {"commit": git("rev-parse", "HEAD"), "dirty": bool(changed)}
+        out = {"commit": git("rev-parse", "HEAD"), "dirty": bool(changed)}
+        diff = git("diff", "HEAD", "--", *CODE, strip=False)
+        new = git("ls-files", "--others", "--exclude-standard", "--", *CODE).split()
+        if diff or new:
+            digest = hashlib.sha256(diff.encode())
+            for name in sorted(new):
+                digest.update(name.encode() + b"\0" + (top / name).read_bytes())
+            out["changes"] = digest.hexdigest()[:12]
+        return out
     except (OSError, subprocess.SubprocessError):
         return {}
+
+
+@cache
+def code_identity() -> str:
+    """The code that makes runs, as every stored run records it: gaqueens' version, and in a
+    checkout its commit and the digest of the package's uncommitted changes, if any. Read once
+    a process, as the modules it runs were loaded once."""
+    git = checkout()
+    text = f"gaqueens {_version('gaqueens')}"
+    if git.get("commit"):
+        text += f", commit {git['commit']}"
+        if git.get("changes"):
+            text += f" with local changes {git['changes']}"
+    return text
 
 
 def start(experiment, argv: list[str] | None, executor: str) -> dict:

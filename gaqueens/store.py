@@ -39,10 +39,11 @@ CREATE TABLE IF NOT EXISTS runs (
     algorithm TEXT NOT NULL, board INTEGER NOT NULL, seed INTEGER NOT NULL,
     solved INTEGER NOT NULL, conflicts INTEGER NOT NULL, generations INTEGER NOT NULL,
     evaluations INTEGER NOT NULL, unit TEXT NOT NULL, seconds REAL NOT NULL,
-    solution TEXT NOT NULL, trace BLOB,
+    solution TEXT NOT NULL, trace BLOB, code TEXT,
     PRIMARY KEY (algorithm, board, seed)
 );
 """
+UNKNOWN_CODE = "code not recorded (a store from before runs recorded their code)"
 
 
 class Busy(Exception):
@@ -90,6 +91,9 @@ class Store:
                     self.db.execute("PRAGMA journal_mode=WAL")
                     self.db.execute("PRAGMA synchronous=FULL")
                     self.db.executescript(SCHEMA)
+                    columns = [row[1] for row in self.db.execute("PRAGMA table_info(runs)")]
+                    if "code" not in columns:  # a store from before runs recorded their code
+                        self.db.execute("ALTER TABLE runs ADD COLUMN code TEXT")
             self.db.execute("SELECT algorithm, board, seed, trace FROM runs LIMIT 1")
         except WriteFailed:
             self.close()
@@ -160,18 +164,34 @@ class Store:
     def keys(self) -> set[tuple[str, int, int]]:
         return set(self.db.execute("SELECT algorithm, board, seed FROM runs"))
 
-    def add(self, algorithm: str, unit: str, board: int, results: list[tuple[int, Result]]) -> None:
-        """Stores finished runs of one algorithm and board, all in one transaction."""
+    def add(self, algorithm: str, unit: str, board: int, results: list[tuple[int, Result]],
+            code: str) -> None:
+        """Stores finished runs of one algorithm and board, made by ``code``
+        (manifest.code_identity), all in one transaction."""
         rows = [
             (
                 algorithm, board, seed, bool(r.solved), int(r.conflicts), int(r.generations),
                 int(r.evaluations), unit, float(r.seconds), " ".join(map(str, r.solution.tolist())),
-                None if r.trace is None else pack(r.trace),
+                None if r.trace is None else pack(r.trace), code,
             )
             for seed, r in results
         ]
         with self._writing():
-            self.db.executemany(f"INSERT INTO runs VALUES ({', '.join('?' * 11)})", rows)
+            self.db.executemany(f"INSERT INTO runs ({', '.join(RUN_COLUMNS)}, trace, code) "
+                                f"VALUES ({', '.join('?' * 12)})", rows)
+
+    # ---- the code that made the runs ----
+
+    def codes(self) -> dict[str, int]:
+        """The stored runs per code that made them (UNKNOWN_CODE for a store from before runs
+        recorded it)."""
+        return {code or UNKNOWN_CODE: count for code, count in
+                self.db.execute("SELECT code, count(*) FROM runs GROUP BY code ORDER BY code")}
+
+    def discard_other_code(self, code: str) -> None:
+        """Forgets the runs that other code made, to compute them again."""
+        with self._writing():
+            self.db.execute("DELETE FROM runs WHERE code IS NULL OR code != ?", (code,))
 
     def each(self):
         """Every stored run, one at a time, by key: its RUN_COLUMNS values and its trace, still

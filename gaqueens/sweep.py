@@ -1,11 +1,15 @@
 """The sweep: every run of an experiment, stored as it finishes, then the tables and plots.
 
     python -m gaqueens.sweep FILE [--out DIR] [--seeds FIRST..LAST] [--set PATH=VALUE ...]
-                                  [--workers K] [--scheduler ADDRESS] [--fresh] [--quiet]
+                                  [--workers K] [--scheduler ADDRESS] [--fresh] [--mixed-code]
+                                  [--quiet]
 
 Runs already in the output folder's store are not run again, so an interrupted sweep resumes
 where it stopped. ``--set PATH=VALUE`` changes a setting of the file as if it were written there
-(gaqueens.experiment.overrides); the manifest records it. A worker process that dies costs
+(gaqueens.experiment.overrides); the manifest records it. Every stored run records the code
+that made it (manifest.code_identity): resuming runs that other code made is refused unless
+--fresh (compute them again) or --mixed-code (keep them; the manifest and summary.md then say
+so). A worker process that dies costs
 only the batch it was running (and the next, sent ahead), computed again on a new worker
 (gaqueens/executors.py). Exit status (gaqueens/cli.py): 0 done; 1 a run, or a stored run being
 exported, failed the verifier; 2 bad input or usage; 3 a fault (a batch's worker died three
@@ -66,7 +70,8 @@ def verify(name: str, rule, board: int, seed: int, result) -> None:
 
 
 def run_sweep(experiment: Experiment, *, workers: int | None = None, scheduler: str | None = None,
-              fresh: bool = False, progress: bool = True, say=print, argv=None) -> str:
+              fresh: bool = False, mixed_code: bool = False, progress: bool = True, say=print,
+              argv=None) -> str:
     """Runs the experiment's missing runs and writes its outputs; returns the results table
     (markdown). Raises BadInput for settings that differ from the stored ones (unless
     ``fresh``, which discards the runs of those), Busy when another sweep writes into the same
@@ -78,13 +83,13 @@ def run_sweep(experiment: Experiment, *, workers: int | None = None, scheduler: 
         f"{workers} local processes" if workers > 1 else "1 process")
     client = executors.connect(scheduler) if scheduler else None
     try:
-        return _sweep(experiment, workers, client, executor, fresh, progress, say, argv)
+        return _sweep(experiment, workers, client, executor, fresh, mixed_code, progress, say, argv)
     finally:
         if client is not None:
             client.close()
 
 
-def _sweep(experiment, workers, client, executor, fresh, progress, say, argv) -> str:
+def _sweep(experiment, workers, client, executor, fresh, mixed_code, progress, say, argv) -> str:
     with Store(experiment.output, write=True) as store:
         settings = {entry.name: run_settings(entry) for entry in experiment.entries}
         differences = store.differences(settings)
@@ -96,9 +101,19 @@ def _sweep(experiment, workers, client, executor, fresh, progress, say, argv) ->
                            "another --out")
         store.discard(differences)
         store.use(settings)
+        code = manifest.code_identity()
+        others = {made: count for made, count in store.codes().items() if made != code}
+        if others and fresh:
+            store.discard_other_code(code)
         done = store.keys()
         tasks = experiment.tasks()
         todo = [task for task in tasks if task not in done]
+        if others and todo and not (fresh or mixed_code):
+            made, count = next(iter(others.items()))
+            more = f" and {len(others) - 1} more" if len(others) > 1 else ""
+            raise BadInput(f"{experiment.output}: {count} of its stored runs were made by other "
+                           f"code ({made}{more}) than this sweep's ({code}); add --fresh to "
+                           "compute them again, or --mixed-code to keep them beside new runs")
         say(f"{experiment.name}: {len(tasks) - len(todo)} of {len(tasks)} runs stored, "
             f"{len(todo)} to compute on {executor}")
         results = _executor(batches(experiment, todo, workers), workers, client)
@@ -106,11 +121,14 @@ def _sweep(experiment, workers, client, executor, fresh, progress, say, argv) ->
             imported = _import_later(*outputs.HEAVY)
             record = manifest.start(experiment, argv, executor)
             record["runs_stored_before"] = len(tasks) - len(todo)
+            record["code"] = code
+            if others and not fresh:
+                record["mixed_code"] = others  # the stored runs other code made, kept
             if todo or manifest.read(experiment.output) is None:
                 outputs.remove(experiment.output)
                 manifest.write(experiment.output, record)
             try:
-                _store(store, results, len(todo), experiment, progress)
+                _store(store, results, len(todo), experiment, progress, code)
             except BaseException as error:
                 stopped = ("interrupted" if isinstance(error, (Interrupted, KeyboardInterrupt))
                            else f"failed: {cli.one_line(error)}")
@@ -152,7 +170,7 @@ def _executor(work: list[tuple], workers: int, client):
     return executors.in_process(work)
 
 
-def _store(store, results, count: int, experiment: Experiment, progress: bool) -> None:
+def _store(store, results, count: int, experiment: Experiment, progress: bool, code: str) -> None:
     """Verifies and stores each batch of results as it arrives; SIGTERM interrupts it as
     Ctrl-C does."""
     from tqdm import tqdm
@@ -166,7 +184,7 @@ def _store(store, results, count: int, experiment: Experiment, progress: bool) -
         for (name, algorithm, settings, board, _), finished in results:
             for seed, result in finished:
                 verify(name, rules[name], board, seed, result)
-            store.add(name, algorithm.unit, board, finished)
+            store.add(name, algorithm.unit, board, finished, code)
             bar.update(len(finished))
     except KeyboardInterrupt:
         raise Interrupted() from None
@@ -197,6 +215,9 @@ def _parser() -> Parser:
     parser.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
                         help="change the file's setting at PATH (e.g. ga.population=40; VALUE "
                              "is YAML); repeatable")
+    parser.add_argument("--mixed-code", action="store_true",
+                        help="keep stored runs that other code made beside new ones "
+                             "(the manifest and summary.md say so)")
     parser.add_argument("--fresh", action="store_true",
                         help="discard the stored runs of settings that changed")
     parser.add_argument("--quiet", action="store_true", help="no progress bar or messages")
@@ -214,7 +235,8 @@ def main(argv=None) -> int:
         seeds = parse_seeds(args.seeds) if args.seeds is not None else None
         experiment = load(args.file, output=args.out, seeds=seeds, overrides=args.set)
         table = run_sweep(experiment, workers=args.workers, scheduler=args.scheduler,
-                          fresh=args.fresh, progress=not args.quiet, say=say, argv=argv)
+                          fresh=args.fresh, mixed_code=args.mixed_code, progress=not args.quiet,
+                          say=say, argv=argv)
     except (BadInput, Busy, Unreadable, executors.Unreachable) as error:
         print(f"error: {error}", file=sys.stderr)
         return cli.BAD_INPUT

@@ -328,7 +328,7 @@ def test_a_sweep_needs_no_fcntl(tmp_path):
 
 # ---- Dask -------------------------------------------------------------------------------------
 
-DASK = "boards: [64]\nseeds: {first: 1, last: 80}\n"
+DASK = "boards: [64]\nseeds: {first: 1, last: 80}\nga: {variation: and, mutpb: 1}\n"  # as LONG
 
 
 def kill_a_dask_worker(cluster, out, stored_before: int, killed: list):

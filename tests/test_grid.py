@@ -167,3 +167,64 @@ def test_changing_max_board_adds_runs_without_asking_for_fresh(tmp_path, capsys)
     assert main([str(path), "--out", str(tmp_path / "out"), "--set",
                  "baselines.local-search.max-board=10"]) == 0
     assert "3 of 6 runs stored, 3 to compute" in capsys.readouterr().err
+
+
+# ---- runs know their code --------------------------------------------------------------------
+
+
+@pytest.fixture
+def code_of(monkeypatch):
+    """Makes the sweep believe it runs the code named by the returned setter."""
+    from gaqueens import sweep
+
+    def use(name):
+        monkeypatch.setattr(sweep.manifest, "code_identity", lambda: name)
+    return use
+
+
+def test_every_stored_run_records_the_code_that_made_it(tmp_path):
+    from gaqueens import manifest
+    from gaqueens.store import Store
+
+    assert main([str(write(tmp_path, "boards: [8]\nseeds: {first: 1, last: 3}\n")),
+                 "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    with Store(tmp_path / "out") as store:
+        assert store.codes() == {manifest.code_identity(): 3}
+    assert manifest.code_identity().startswith("gaqueens ")
+    recorded = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert recorded["code"] == manifest.code_identity() and "mixed_code" not in recorded
+
+
+def test_resuming_runs_of_other_code_is_refused_unless_fresh_or_mixed(tmp_path, capsys, code_of):
+    path = write(tmp_path, "boards: [8]\nseeds: {first: 1, last: 6}\n")
+    out = ["--out", str(tmp_path / "out")]
+    code_of("gaqueens 0.1.0, commit aaaa")
+    assert main([str(path), *out, "--quiet", "--seeds", "1..3"]) == 0
+    code_of("gaqueens 0.1.0, commit bbbb")
+    assert main([str(path), *out]) == 2
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1
+    assert "3 of its stored runs were made by other code (gaqueens 0.1.0, commit aaaa)" in error
+    assert "this sweep's (gaqueens 0.1.0, commit bbbb)" in error and "--mixed-code" in error
+    assert main([str(path), *out, "--quiet", "--mixed-code"]) == 0
+    recorded = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert recorded["mixed_code"] == {"gaqueens 0.1.0, commit aaaa": 3}
+    summary = (tmp_path / "out" / "summary.md").read_text()
+    assert "made by different code" in summary and "3 runs by gaqueens 0.1.0, commit aaaa" in summary
+    code_of("gaqueens 0.1.0, commit cccc")
+    assert main([str(path), *out, "--quiet", "--fresh"]) == 0
+    from gaqueens.store import Store
+
+    with Store(tmp_path / "out") as store:
+        assert store.codes() == {"gaqueens 0.1.0, commit cccc": 6}
+
+
+def test_a_store_from_before_runs_recorded_their_code_is_not_mixed_silently(tmp_path, capsys):
+    import sqlite3
+
+    path = write(tmp_path, "boards: [8]\nseeds: {first: 1, last: 4}\n")
+    assert main([str(path), "--out", str(tmp_path / "out"), "--quiet", "--seeds", "1..2"]) == 0
+    with sqlite3.connect(tmp_path / "out" / "runs.sqlite") as db:  # as an older gaqueens left it
+        db.execute("ALTER TABLE runs DROP COLUMN code")
+    assert main([str(path), "--out", str(tmp_path / "out")]) == 2
+    assert "code not recorded" in capsys.readouterr().err

@@ -92,6 +92,10 @@ def write(store, experiment) -> str:
         f"these tables and plots: {manifest.exporter()}.",
         results,
     ]
+    codes = store.codes()
+    if len(codes) > 1:  # kept with --mixed-code
+        parts.insert(2, "**These runs were made by different code** (kept with --mixed-code): "
+                     + "; ".join(f"{count} runs by {code}" for code, count in codes.items()) + ".")
     if summary["reference"].notna().any():
         parts.append(VERDICT_NOTE.format(runs=resampling.PUBLISHED_RUNS))
     if "ert" in summary.columns:
