@@ -244,10 +244,8 @@ def test_a_function_numba_cannot_cache_is_compiled_without_a_cache():
 
 def test_the_kernels_cache_where_numba_cache_dir_says_and_a_second_process_reads_it(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
-    program = ("from gaqueens.registry import ALGORITHMS, execute\n"
-               "from gaqueens.baselines import local_search_kernel as k\n"
-               "for name in ('local-search', 'min-conflicts'):\n"
-               "    execute(name, ALGORITHMS[name].settings(), 12, 1)\n"
+    program = ("from gaqueens.baselines import local_search, local_search_kernel as k\n"
+               "local_search.run(local_search.Settings(), 12, 1)\n"
                "print(sum(k.search.stats.cache_hits.values()),"
                " sum(k.search.stats.cache_misses.values()))\n")
     first = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True,
