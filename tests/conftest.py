@@ -1,6 +1,7 @@
-"""Shared test set-up: Hypothesis and numba (the kernels' compiled code, gaqueens.jit) keep
-their files in temporary folders, not in the checkout; the commands the tests start inherit
-numba's."""
+"""Shared test set-up: Hypothesis keeps its files in a temporary folder, and numba (the
+kernels' compiled code, gaqueens.jit) its cache in the system's temporary folder, kept from one
+session to the next (compiling every kernel the tests call takes about half a minute); neither
+writes into the checkout. The commands the tests start inherit numba's cache."""
 
 import os
 import shutil
@@ -9,8 +10,8 @@ import tempfile
 from hypothesis import configuration, settings
 
 _HOME = tempfile.mkdtemp(prefix="gaqueens-hypothesis-")
-_NUMBA_CACHE = tempfile.mkdtemp(prefix="gaqueens-numba-")
-os.environ["NUMBA_CACHE_DIR"] = _NUMBA_CACHE  # read when numba is first imported
+# read when numba is first imported; numba keeps the caches of different checkouts apart
+os.environ["NUMBA_CACHE_DIR"] = os.path.join(tempfile.gettempdir(), "gaqueens-numba-cache")
 configuration.set_hypothesis_home_dir(_HOME)
 settings.register_profile("gaqueens", database=None)
 settings.load_profile("gaqueens")
@@ -18,4 +19,3 @@ settings.load_profile("gaqueens")
 
 def pytest_unconfigure(config):
     shutil.rmtree(_HOME, ignore_errors=True)
-    shutil.rmtree(_NUMBA_CACHE, ignore_errors=True)

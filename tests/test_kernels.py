@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gaqueens.baselines import local_search, local_search_kernel, min_conflicts_kernel
+from gaqueens.baselines import (local_search, local_search_kernel, min_conflicts,
+                                min_conflicts_kernel)
 from gaqueens.board import attacking_pairs
 from gaqueens.jit import kernel
 
@@ -153,8 +154,9 @@ def test_local_search_swap_returns_the_change_in_attacking_pairs_and_undoes_itse
     assert change == attacking_pairs(columns) - attacking_pairs(before)
     assert local_search_kernel.swap(columns, down, up, i, j) == -change
     assert columns.tolist() == before
-    assert down.tolist() == np.bincount(np.arange(n) - columns + n - 1, minlength=2 * n - 1).tolist()
-    assert up.tolist() == np.bincount(np.arange(n) + columns, minlength=2 * n - 1).tolist()
+    rows = np.arange(n)
+    assert down.tolist() == np.bincount(rows - columns + n - 1, minlength=2 * n - 1).tolist()
+    assert up.tolist() == np.bincount(rows + columns, minlength=2 * n - 1).tolist()
 
 
 @settings(max_examples=60, deadline=None)
@@ -231,6 +233,30 @@ def test_min_conflicts_keeps_every_count_and_lists_every_attacked_queen_move_by_
         if not made:
             assert board[5][1] == 0
             break
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(8, 40), seed=st.integers(0, MASK), budget=st.integers(1, 400),
+       factor=st.integers(1, 3))
+def test_min_conflicts_spends_its_budget_to_the_move(n, seed, budget, factor):
+    """A run stops at a solution, or once ``budget`` moves are made: up to N - 1 beyond it when
+    the budget runs out in a greedy start (which always finishes, and counts N)."""
+    result = min_conflicts.run(min_conflicts.Settings(restart_factor=factor, budget=budget),
+                               n, seed)
+    assert result.evaluations >= n and result.conflicts == attacking_pairs(result.solution)
+    if not result.solved:
+        assert budget <= result.evaluations < budget + n
+    else:
+        assert result.evaluations < budget + n
+
+
+def test_min_conflicts_restarts_and_still_solves():
+    """With restarts after N repair moves, some runs of 30 queens need more than one greedy
+    start (more than 2N moves) and end solved."""
+    runs = [min_conflicts.run(min_conflicts.Settings(restart_factor=1), 30, seed)
+            for seed in range(200)]
+    assert all(run.solved for run in runs)
+    assert any(run.evaluations > 2 * 30 for run in runs)
 
 
 # ---- the cache ------------------------------------------------------------------------------

@@ -5,7 +5,8 @@
   else that comparison says it is skipped): a process per run, the two programs alternating,
   the same seed for both in a repetition, each timing its own search; the section checks that
   the two made the same run (swaps tried, attacking pairs and a checksum of the placement),
-  which makes it a comparison of implementations, not algorithms. Goals: at most twice C's time on 10^6; 10^7 under 10 s.
+  which makes it a comparison of implementations, not algorithms. Goals: at most twice C's
+  time on 10^6; 10^7 under 10 s.
 - Min-conflicts on 10^6 queens. Goal: under 3 s.
 - Peak memory of every run above (each program's own high-water mark, gaqueens.bench.
   solver_runs says how), beside what the process held before the run (Python, numpy and
@@ -28,7 +29,6 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
