@@ -13,7 +13,7 @@ import importlib.util
 __version__ = "0.1.0"
 
 _NEEDS = {"deap": "deap", "numpy": "numpy", "pandas": "pandas", "matplotlib": "matplotlib",
-          "yaml": "PyYAML", "tqdm": "tqdm"}
+          "yaml": "PyYAML", "tqdm": "tqdm", "numba": "numba"}
 _MISSING = [package for module, package in _NEEDS.items() if importlib.util.find_spec(module) is None]
 if _MISSING:
     raise ImportError(f"gaqueens needs {', '.join(_MISSING)}: install it with `pip install -e .` "

@@ -1,15 +1,21 @@
 """The counter: against the shipped counts, against brute force over every permutation with the
-8 symmetries of the square applied by hand, and its command's answers to good and bad input."""
+8 symmetries of the square applied by hand, its tasks, one thread against several, and its
+command's answers to good and bad input and to Ctrl-C."""
 
 import itertools
+import os
+import signal
 import subprocess
 import sys
+import time
 
+import numpy as np
 import pytest
 
 from gaqueens import count as command
 from gaqueens.board import known_solutions
-from gaqueens.counting import _symmetry, count
+from gaqueens.counting import count, tasks
+from gaqueens.counting_kernel import DEPTH, symmetry
 
 
 def solutions(n):
@@ -44,9 +50,31 @@ def symmetries(p):
     return turns(p) + turns(mirror(p))
 
 
-@pytest.mark.parametrize("n", range(1, 12))
+@pytest.mark.parametrize("n", range(1, 14))
 def test_count_matches_the_shipped_counts(n):
     assert count(n) == known_solutions(n)
+
+
+@pytest.mark.parametrize("n", [4, 9, 12, 13])
+def test_one_thread_and_several_count_the_same(n):
+    assert count(n, workers=1) == count(n, workers=2) == count(n, workers=5)
+
+
+@pytest.mark.parametrize("n", range(4, 10))
+def test_the_tasks_are_the_mirror_halved_placements_of_the_first_rows(n):
+    """Each task is the first DEPTH rows of some solutions; taken together they start every
+    solution whose first queen is left of the middle (or in it, the second left of it)."""
+    found = tasks(n, DEPTH)
+    assert len({tuple(prefix) for prefix in found}) == len(found)
+    half = n // 2
+    starts = {tuple(1 << c for c in p[:DEPTH]) for p in solutions(n)
+              if p[0] < half or (n % 2 and p[0] == half and p[1] < half)}
+    assert starts <= {tuple(prefix) for prefix in found}
+    for prefix in found:
+        columns = [bit.bit_length() - 1 for bit in prefix]
+        assert len(set(columns)) == DEPTH
+        assert all(abs(columns[i] - columns[j]) != j - i
+                   for i in range(DEPTH) for j in range(i + 1, DEPTH))
 
 
 def test_the_symmetries_worked_by_hand_on_a_solution_of_four():
@@ -62,7 +90,8 @@ def test_no_solution_is_its_own_reflection_so_classes_have_8_4_or_2_members(n):
         assert p not in images[4:]  # the four reflections
         half_turn, quarter = images[2] == p, images[1] == p
         assert len(set(images)) == (2 if quarter else 4 if half_turn else 8)
-        assert _symmetry([1 << c for c in p], n - 1) == (2 if quarter else 1 if half_turn else 0)
+        placed = np.array([1 << c for c in p], dtype=np.int64)
+        assert symmetry(placed, n - 1) == (2 if quarter else 1 if half_turn else 0)
 
 
 @pytest.mark.parametrize("n", range(1, 9))
@@ -72,9 +101,11 @@ def test_count_matches_brute_force_with_classes_drawn_up_by_hand(n):
     assert count(n) == (len(found), len(classes))
 
 
-def test_count_refuses_a_board_without_rows():
+def test_count_refuses_a_board_without_rows_or_too_wide_for_its_masks():
     with pytest.raises(ValueError, match="at least one row"):
         count(0)
+    with pytest.raises(ValueError, match="up to 18"):
+        count(19)
 
 
 # ---- the command ----------------------------------------------------------------------------
@@ -109,3 +140,24 @@ def test_a_count_that_differs_from_the_table_exits_1(monkeypatch, capsys):
     monkeypatch.setattr(command, "count", lambda n: (93, 12))
     assert command.main(["8"]) == 1
     assert "published counts are 92 and 12" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc for CPU time")
+def test_ctrl_c_stops_a_long_count_promptly_with_exit_130():
+    """Interrupted once it has spent two seconds of CPU time (inside the count by then: the
+    command and its imports take a fraction of that), 18 x 18 stops within seconds."""
+    counting = subprocess.Popen([sys.executable, "-m", "gaqueens.count", "18"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    ticks, deadline = os.sysconf("SC_CLK_TCK"), time.monotonic() + 120
+    while time.monotonic() < deadline and counting.poll() is None:
+        with open(f"/proc/{counting.pid}/stat") as stat:
+            user, system = stat.read().rsplit(")", 1)[1].split()[11:13]
+        if (int(user) + int(system)) / ticks > 2:
+            break
+        time.sleep(0.05)
+    sent = time.monotonic()
+    counting.send_signal(signal.SIGINT)
+    out, err = counting.communicate(timeout=60)
+    assert counting.returncode == 130 and out == ""
+    assert err.strip() == "interrupted"
+    assert time.monotonic() - sent < 10

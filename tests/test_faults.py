@@ -194,8 +194,8 @@ signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 resource.setrlimit(resource.RLIMIT_FSIZE, (int(sys.argv[1]), resource.RLIM_INFINITY))
 add = store.Store.add
 
-def logged(self, algorithm, unit, board, results):
-    add(self, algorithm, unit, board, results)
+def logged(self, algorithm, unit, board, results, code):
+    add(self, algorithm, unit, board, results, code)
     print("\\n".join(f"{algorithm} {board} {seed}" for seed, _ in results), flush=True)
 
 store.Store.add = logged

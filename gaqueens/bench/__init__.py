@@ -23,6 +23,10 @@ min..max), never a threshold that could fail. Its sections:
     and the imports it pays for (python -X importtime).
 (d) per board: the median wall time of one run of the local search (when registered), the GA
     on each engine on a few seeds, and their ratios.
+(e) the classic solvers and the counter beside their goals: the local search on 10^6 and
+    10^7 queens against the same algorithm in C (gaqueens/bench/c/local_search.c, built with
+    -O2 where a C compiler is found), min-conflicts on 10^6, peak memory, counting 16 and 17,
+    and the kernels' first-call costs (gaqueens.bench.solvers says how).
 
 --quick makes a smoke run of a few seconds on smaller work. --out DIR writes bench.md (the
 report) and bench.csv (every timing). Without genoxide (pip install 'gaqueens[bench]'), the
@@ -30,7 +34,9 @@ sections run without it and say so. genoxide's stored runs for the tests are wri
 command of their own, ``python -m gaqueens.bench.reference``.
 
     common.py     the plan, the report, genoxide
-    engine.py     (a)    table.py  (b)    job.py  (c)    boards.py  (d)
+    engine.py     (a)    table.py  (b)    job.py  (c)    boards.py  (d)    solvers.py  (e)
+    solver_runs.py  the runs (e) times, each in a process of its own
+    c/            the C local search
     command.py    the command: header, sections, report
     reference.py  genoxide's runs for the tests
 """

@@ -12,7 +12,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from gaqueens.bench import boards, engine, job, table
+from gaqueens.bench import boards, engine, job, solvers, table
 from gaqueens.bench.common import GENOXIDE_VERSION, INSTALL, QUICK, Plan, Report, _genoxide
 
 
@@ -65,6 +65,7 @@ def main(argv=None) -> int:
         table.table_sweep(plan, report, gx, Path(scratch))
         job.main_job(plan, report, Path(scratch))
         boards.per_board(plan, report)
+        solvers.classic_solvers(plan, report, Path(scratch))
     report.say("Load average {:.1f} {:.1f} {:.1f} at the end: other work on the machine slows "
                "the parallel sweep most.".format(*os.getloadavg()))
     if args.out:

@@ -1,0 +1,120 @@
+"""What section (e) of the benchmark measures, each in a process of its own (so that its peak
+memory is its own), printed as one line of JSON:
+
+    python -m gaqueens.bench.solver_runs search NAME N SEED
+        one run of the local search or min-conflicts (its module alone imported) with its
+        default settings on N queens: ``seconds`` of the run alone, after a first run on 8
+        queens has imported numba and read the kernel (``first``, seconds); ``swaps`` (its
+        work), ``conflicts``, the ``checksum`` of the placement (the C program's: the sum of
+        (2r + 1) x column(r), modulo 2^64); the process's peak memory before the run and at
+        the end (``before_kb``, ``peak_kb``).
+    python -m gaqueens.bench.solver_runs count N
+        ``python -m gaqueens.count N`` in this process: its ``line`` (counts and time), whether
+        the counts ``match`` the table, and ``peak_kb``.
+    python -m gaqueens.bench.solver_runs first
+        seconds to import numba, then of each kernel's first call on 8 queens (compiling it,
+        or reading it from the cache when numba finds it there).
+
+Peak memory is VmHWM of /proc/self/status, the high-water mark of the resident memory since
+the program started (on Linux; elsewhere getrusage's ru_maxrss, which may count the memory of
+the process that started it: a parent's wait4 does on Linux).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+
+MODULES = {"local-search": "gaqueens.baselines.local_search",
+           "min-conflicts": "gaqueens.baselines.min_conflicts"}
+
+
+def _peak_kb() -> int | None:
+    """This process's peak resident memory in KB, where the system tells it (not Windows)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            return next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+    except (OSError, StopIteration):
+        pass
+    try:
+        import resource
+    except ImportError:
+        return None
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak // 1024 if sys.platform == "darwin" else peak  # bytes there, KB on Linux
+
+
+def search(name: str, n: int, seed: int) -> dict:
+    import importlib
+
+    import numpy as np
+
+    algorithm = importlib.import_module(MODULES[name])
+    settings = algorithm.Settings()
+    start = time.perf_counter()
+    algorithm.run(settings, 8, seed)
+    first = time.perf_counter() - start
+    before = _peak_kb()
+    start = time.perf_counter()
+    result = algorithm.run(settings, n, seed)
+    seconds = time.perf_counter() - start
+    weights = 2 * np.arange(n, dtype=np.uint64) + np.uint64(1)
+    checksum = int((weights * result.solution.astype(np.uint64)).sum(dtype=np.uint64))
+    return {"seconds": seconds, "first": first, "swaps": result.evaluations,
+            "conflicts": result.conflicts, "checksum": checksum, "before_kb": before,
+            "peak_kb": _peak_kb()}
+
+
+def count(n: int) -> dict:
+    import contextlib
+    import io
+
+    from gaqueens import count as command
+
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        status = command.main([str(n)])
+    return {"line": printed.getvalue().splitlines()[0], "match": status == 0,
+            "peak_kb": _peak_kb()}
+
+
+def first_calls() -> dict:
+    import numpy as np
+
+    times = {}
+    start = time.perf_counter()
+    import numba  # noqa: F401
+
+    times["import numba"] = time.perf_counter() - start
+    from gaqueens.baselines import local_search_kernel, min_conflicts_kernel
+    from gaqueens import counting_kernel
+
+    calls = {
+        "local search": lambda: local_search_kernel.search(8, 50, 256, 10**9, np.uint64(1)),
+        "min-conflicts": lambda: min_conflicts_kernel.search(8, 50, 4, 10**8, np.uint64(1)),
+        "counting": lambda: counting_kernel.count_below(8, np.array([1, 4, 32], np.int64)),
+    }
+    for name, call in calls.items():
+        start = time.perf_counter()
+        call()
+        times[name] = time.perf_counter() - start
+    return times
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["search"] and len(argv) == 4:
+        print(json.dumps(search(argv[1], int(argv[2]), int(argv[3]))))
+    elif argv[:1] == ["count"] and len(argv) == 2:
+        print(json.dumps(count(int(argv[1]))))
+    elif argv == ["first"]:
+        print(json.dumps(first_calls()))
+    else:
+        print(__doc__, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

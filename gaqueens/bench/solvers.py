@@ -1,0 +1,232 @@
+"""Section (e): the classic solvers and the counter, each figure beside its goal.
+
+- The local search on 10^6 and 10^7 queens against the same algorithm in C
+  (gaqueens/bench/c/local_search.c, built here with ``cc -O2`` where a C compiler is found,
+  else that comparison says it is skipped): a process per run, the two programs alternating,
+  the same seed for both in a repetition, each timing its own search; the section checks that
+  the two made the same run (swaps tried, attacking pairs and a checksum of the placement),
+  which makes it a comparison of implementations, not algorithms. Goals: at most twice C's
+  time on 10^6; 10^7 under 10 s.
+- Min-conflicts on 10^6 queens. Goal: under 3 s.
+- Peak memory of every run above (each program's own high-water mark, gaqueens.bench.
+  solver_runs says how), beside what the process held before the run (Python, numpy and
+  numba loaded).
+- Counting 16 x 16 (goal: under a minute on two cores) and 17 x 17, as
+  ``python -m gaqueens.count N`` reports it, on every core.
+- What the kernels cost: numba's installed size, its import, and each kernel's first call
+  in a new process, compiling (an empty cache) and reading the cache.
+
+--quick runs the same on small boards (10^4 queens, counting 10), once or twice, without the
+first-call costs, and states no goal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from gaqueens.bench.common import ROOT, Plan, Report, _spread
+
+SOURCE = Path(__file__).resolve().parent / "c" / "local_search.c"
+
+
+@dataclass(frozen=True)
+class Work:
+    """The boards and repetitions of the section: the local search against C on each board
+    of ``compared`` (with its repetitions), min-conflicts, the counts."""
+
+    compared: tuple[tuple[int, int], ...] = ((10**6, 5), (10**7, 3))
+    min_conflicts: tuple[int, int] = (10**6, 5)
+    counts: tuple[tuple[int, int], ...] = ((16, 3), (17, 3))
+    first_calls: bool = True
+
+
+FULL = Work()
+QUICK = Work(compared=((10**4, 2),), min_conflicts=(10**4, 1), counts=((10, 1),),
+             first_calls=False)
+# goals, by (figure, board): the words and whether a median meets them
+GOALS = {
+    ("ratio", 10**6): ("at most 2", lambda x: x <= 2),
+    ("local-search", 10**7): ("under 10 s", lambda x: x < 10),
+    ("min-conflicts", 10**6): ("under 3 s", lambda x: x < 3),
+    ("count", 16): ("under 60 s", lambda x: x < 60),
+}
+
+
+def _goal(figure: str, board: int, median: float) -> str:
+    if (figure, board) not in GOALS:
+        return ""
+    words, met = GOALS[figure, board]
+    return f"; goal {words}: {'met' if met(median) else 'NOT met'}"
+
+
+def _output(command: list[str], env: dict | None = None) -> str:
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"{shlex.join(command)} failed ({done.returncode}): "
+                           f"{done.stderr[-2000:]}")
+    return done.stdout
+
+
+def _runs(command: str, *args) -> dict:
+    return json.loads(_output([sys.executable, "-m", "gaqueens.bench.solver_runs", command,
+                               *map(str, args)]))
+
+
+def _spread_s(values) -> str:
+    """Seconds: median (min..max), three significant digits."""
+    return (f"median {statistics.median(values):.3g} ({min(values):.3g}..{max(values):.3g})"
+            " s")
+
+
+def _mb(runs: list[dict], key: str = "peak_kb") -> str:
+    """The largest of the runs' peak memories, in MB."""
+    values = [run[key] for run in runs if run.get(key)]
+    return f"{max(values) / 1024:,.0f} MB" if values else "not measured here"
+
+
+def _compiler() -> list[str] | None:
+    named = shlex.split(os.environ.get("CC", ""))
+    if named and shutil.which(named[0]):
+        return named
+    found = next((shutil.which(cc) for cc in ("cc", "gcc", "clang") if shutil.which(cc)), None)
+    return [found] if found else None
+
+
+def _build_c(scratch: Path) -> tuple[Path | None, str]:
+    """The C program built with -O2, and the compiler's name; or None and why not."""
+    compiler = _compiler()
+    if compiler is None:
+        return None, "no C compiler found (cc, gcc, clang or $CC)"
+    binary = scratch / "local_search_c"
+    done = subprocess.run([*compiler, "-O2", "-o", str(binary), str(SOURCE)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        return None, f"{shlex.join(compiler)} -O2 failed: {done.stderr.strip()[:300]}"
+    version = subprocess.run([*compiler, "--version"], capture_output=True, text=True)
+    name = (version.stdout.splitlines() or compiler)[0]
+    return binary, f"{name}, -O2"
+
+
+def _theirs(binary: Path, board: int, seed: int) -> dict:
+    solved, conflicts, swaps, seconds, checksum, peak = _output(
+        [str(binary), str(board), str(seed)]).split()
+    return {"seconds": float(seconds), "swaps": int(swaps), "conflicts": int(conflicts),
+            "checksum": int(checksum), "peak_kb": int(peak)}
+
+
+def local_search_vs_c(board: int, repeats: int, binary: Path | None, report: Report) -> None:
+    """The local search against the C program on one board, alternating, seeds 1..repeats."""
+    runs = {"gaqueens": [], "C": []}
+    for repetition in range(repeats):
+        seed = repetition + 1
+        order = ["gaqueens", "C"] if repetition % 2 == 0 else ["C", "gaqueens"]
+        for program in order:
+            if program == "C" and binary is None:
+                continue
+            run = (_runs("search", "local-search", board, seed) if program == "gaqueens"
+                   else _theirs(binary, board, seed))
+            runs[program].append(run)
+            report.row(section="solvers", engine=f"local-search ({program})", board=board,
+                       seeds=seed, repetition=repetition, seconds=run["seconds"],
+                       evaluations=run["swaps"])
+    ours, theirs = runs["gaqueens"], runs["C"]
+    seconds = [run["seconds"] for run in ours]
+    report.say(f"- local search, {board:,} queens, seeds 1..{repeats}: gaqueens "
+               f"{_spread_s(seconds)}{_goal('local-search', board, statistics.median(seconds))}")
+    if theirs:
+        ratios = [mine["seconds"] / c["seconds"] for mine, c in zip(ours, theirs)]
+        same = sum(all(mine[k] == c[k] for k in ("swaps", "conflicts", "checksum"))
+                   for mine, c in zip(ours, theirs))
+        report.say(f"  - C: {_spread_s([run['seconds'] for run in theirs])}; ratio gaqueens / C "
+                   f"{_spread(ratios)}{_goal('ratio', board, statistics.median(ratios))}")
+        report.say(f"  - the same run in both (swaps tried, attacking pairs, placement): "
+                   f"{same} of {len(theirs)} seeds; swaps tried, median "
+                   f"{statistics.median(run['swaps'] for run in ours):,.0f}")
+    report.say(f"  - peak memory: gaqueens {_mb(ours)} ({_mb(ours, 'before_kb')} before the "
+               "run: Python, numpy, numba)" + (f", C {_mb(theirs)}" if theirs else ""))
+    report.say(f"  - first run on 8 queens in each new process (importing numba, reading the "
+               f"kernel from its cache): {_spread_s([run['first'] for run in ours])}")
+
+
+def min_conflicts(board: int, repeats: int, report: Report) -> None:
+    runs = []
+    for repetition in range(repeats):
+        runs.append(_runs("search", "min-conflicts", board, repetition + 1))
+        report.row(section="solvers", engine="min-conflicts", board=board,
+                   seeds=repetition + 1, repetition=repetition, seconds=runs[-1]["seconds"],
+                   evaluations=runs[-1]["swaps"])
+    seconds = [run["seconds"] for run in runs]
+    report.say(f"- min-conflicts, {board:,} queens, seeds 1..{repeats}: {_spread_s(seconds)}"
+               f"{_goal('min-conflicts', board, statistics.median(seconds))}; peak memory "
+               f"{_mb(runs)} ({_mb(runs, 'before_kb')} before the run)")
+
+
+def counting(board: int, repeats: int, report: Report) -> None:
+    runs, seconds = [], []
+    for repetition in range(repeats):
+        runs.append(_runs("count", board))
+        seconds.append(float(runs[-1]["line"].rsplit(",", 1)[1].strip().removesuffix(" s")))
+        report.row(section="solvers", engine="count", board=board, seeds="",
+                   repetition=repetition, seconds=seconds[-1], evaluations="")
+    counts = runs[-1]["line"].split(":", 1)[1].rsplit(",", 1)[0].strip()
+    table = "as" if all(run["match"] for run in runs) else "NOT as"
+    report.say(f"- counting {board} x {board} on {_cores()} threads (the time the command "
+               f"prints: numba's import and the kernel's reading included): {_spread_s(seconds)}"
+               f"{_goal('count', board, statistics.median(seconds))}; {counts}, {table} the "
+               f"shipped table; peak memory {_mb(runs)}")
+
+
+def _cores() -> int:
+    from gaqueens.counting import cores
+
+    return cores()
+
+
+def first_calls(scratch: Path, report: Report) -> None:
+    """numba's installed size, its import and each kernel's first call, compiling and cached."""
+    from importlib.metadata import distribution
+
+    sizes = []
+    for name in ("numba", "llvmlite"):
+        dist = distribution(name)
+        size = sum(os.path.getsize(p) for p in map(dist.locate_file, dist.files or [])
+                   if os.path.isfile(p))
+        sizes.append(f"{name} {dist.version} {size / 2**20:.0f} MB")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(scratch / "numba-cache")}
+    shutil.rmtree(scratch / "numba-cache", ignore_errors=True)
+    command = [sys.executable, "-m", "gaqueens.bench.solver_runs", "first"]
+    cold, warm = (json.loads(_output(command, env)) for _ in range(2))
+    report.say(f"- the kernels: installed {', '.join(sizes)}; `import numba` "
+               f"{warm['import numba']:.2f} s; first call in a new process, compiling (an "
+               "empty cache) / reading the cache: " + ", ".join(
+                   f"{name} {cold[name]:.2f} / {warm[name]:.2f} s"
+                   for name in cold if name != "import numba"))
+
+
+def classic_solvers(plan: Plan, report: Report, scratch: Path) -> None:
+    """The section: every figure of the classic solvers, beside its goal."""
+    work = QUICK if plan.quick else FULL
+    start = time.perf_counter()
+    binary, compiler = _build_c(scratch)
+    report.say("### (e) The classic solvers and the counter: a process per run, the local "
+               "search and its C twin alternating")
+    report.say()
+    report.say(f"- C: {compiler}" if binary else f"- C comparison skipped: {compiler}")
+    for board, repeats in work.compared:
+        local_search_vs_c(board, repeats, binary, report)
+    min_conflicts(*work.min_conflicts, report)
+    for board, repeats in work.counts:
+        counting(board, repeats, report)
+    if work.first_calls:
+        first_calls(scratch, report)
+    report.say(f"- this section took {time.perf_counter() - start:.0f} s")
+    report.say()

@@ -1,0 +1,34 @@
+"""numba's compiler for the kernels of the classic solvers and the counter, with its cache.
+
+The inner loops of the local search, min-conflicts and the counter are compiled by numba
+(gaqueens.baselines.local_search_kernel, min_conflicts_kernel, gaqueens.counting_kernel).
+numba installs from wheels (numba and llvmlite, no compiler needed) and is imported only
+inside those runs, never by the GA's sweeps: importing it costs about 0.2 s.
+
+Cache: each kernel's machine code is written on its first call and read back by later
+processes, so compiling (a few seconds per module) is paid once per installation. numba
+chooses where: NUMBA_CACHE_DIR when it is set, else the ``__pycache__`` folder beside the
+module when that can be written, else the user's cache folder (``~/.cache/numba`` on Linux),
+which covers a read-only site-packages. Where none can be written, the kernels are compiled
+without a cache, in each process that calls them. numba keys a kernel's cache on the source
+of its own file only (a change to a compiled function in another file goes unseen), so each
+kernel module compiles only functions of its own file: the two solvers' kernels carry their
+own copy of the random number generator for that reason.
+"""
+
+from __future__ import annotations
+
+import numba
+
+
+def kernel(function=None, **options):
+    """numba's ``njit`` with ``cache=True``, or without a cache where numba finds no folder it
+    can write (it raises RuntimeError then). Usable bare (``@kernel``) or with numba's options
+    (``@kernel(nogil=True)``)."""
+    def compiled(function):
+        try:
+            return numba.njit(cache=True, **options)(function)
+        except RuntimeError:  # numba: "cannot cache function ...: no locator available"
+            return numba.njit(**options)(function)
+
+    return compiled if function is None else compiled(function)

@@ -1,0 +1,103 @@
+"""Section (e) of the benchmark (gaqueens.bench.solvers): the C local search is the same
+algorithm as gaqueens' (the same run for a seed, swap for swap), the programs it times report
+what they ran, and the section states each figure beside its goal, or why C is skipped."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from gaqueens.baselines import local_search
+from gaqueens.bench import common, solver_runs, solvers
+
+HAS_CC = solvers._compiler() is not None
+
+
+@pytest.fixture(scope="module")
+def c_program(tmp_path_factory):
+    if not HAS_CC:
+        pytest.skip("no C compiler")
+    binary, name = solvers._build_c(tmp_path_factory.mktemp("c"))
+    assert binary is not None, name
+    return binary
+
+
+def checksum(columns) -> int:
+    weights = 2 * np.arange(len(columns), dtype=np.uint64) + np.uint64(1)
+    return int((weights * np.asarray(columns).astype(np.uint64)).sum(dtype=np.uint64))
+
+
+@pytest.mark.parametrize("n, tries, factor, budget", [
+    (4, 50, 32, 10**9), (8, 50, 32, 10**9), (30, 1, 1, 10**9), (64, 2, 1, 500),
+    (100, 50, 32, 10**9), (1000, 50, 32, 10**9), (1000, 3, 1, 4000), (5000, 50, 32, 10**9)])
+def test_the_c_program_makes_the_same_run_as_gaqueens(c_program, n, tries, factor, budget):
+    for seed in (0, 1, 2, 3, 2**64 - 1):
+        done = subprocess.run([str(c_program), str(n), str(seed), str(tries), str(factor),
+                               str(budget)], capture_output=True, text=True, check=True)
+        solved, conflicts, swaps, seconds, total, peak = done.stdout.split()
+        ours = local_search.run(local_search.Settings(start_tries=tries, restart_factor=factor,
+                                                      budget=budget), n, seed)
+        assert (int(solved), int(conflicts), int(swaps)) == (
+            ours.solved, ours.conflicts, ours.evaluations)
+        assert int(total) == checksum(ours.solution)
+        assert float(seconds) >= 0 and int(peak) >= 0
+
+
+def test_the_c_program_refuses_bad_arguments_with_exit_2(c_program):
+    for args in ([], ["8"], ["3", "1"], ["8", "1", "0", "1", "1"]):
+        done = subprocess.run([str(c_program), *args], capture_output=True, text=True)
+        assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("name", ["local-search", "min-conflicts"])
+def test_a_measured_run_reports_the_run_it_made(name):
+    done = subprocess.run([sys.executable, "-m", "gaqueens.bench.solver_runs", "search", name,
+                           "500", "4"], capture_output=True, text=True, check=True)
+    run = json.loads(done.stdout)
+    module = {"local-search": local_search}.get(name)
+    if module is not None:
+        result = module.run(module.Settings(), 500, 4)
+        assert run["swaps"] == result.evaluations and run["checksum"] == checksum(
+            result.solution)
+    assert run["conflicts"] == 0 and run["seconds"] > 0 and run["first"] > 0
+    if sys.platform.startswith("linux"):
+        assert 0 < run["before_kb"] <= run["peak_kb"]
+
+
+def test_a_measured_count_reports_the_commands_line():
+    run = solver_runs.count(8)
+    assert run["line"].startswith("8 x 8: 92 solutions, 12 fundamental, ") and run["match"]
+
+
+def test_the_goals_are_stated_with_their_verdict_only_on_their_boards():
+    assert solvers._goal("ratio", 10**6, 1.4) == "; goal at most 2: met"
+    assert solvers._goal("ratio", 10**6, 2.5) == "; goal at most 2: NOT met"
+    assert solvers._goal("count", 16, 61) == "; goal under 60 s: NOT met"
+    assert solvers._goal("ratio", 10**4, 9.0) == ""
+
+
+@pytest.mark.parametrize("compiler", [True, False], ids=["with C", "without C"])
+def test_the_section_on_tiny_boards(monkeypatch, tmp_path, compiler):
+    if compiler and not HAS_CC:
+        pytest.skip("no C compiler")
+    if not compiler:
+        monkeypatch.setattr(solvers, "_compiler", lambda: None)
+    monkeypatch.setattr(solvers, "QUICK", solvers.Work(
+        compared=((200, 2),), min_conflicts=(200, 1), counts=((6, 1),), first_calls=False))
+    report = common.Report()
+    solvers.classic_solvers(common.QUICK, report, tmp_path)
+    text = "\n".join(report.lines)
+    assert text.startswith("### (e) The classic solvers")
+    assert "local search, 200 queens, seeds 1..2" in text and "goal" not in text
+    assert "4 solutions, 1 fundamental, as the shipped table" in text
+    if compiler:
+        assert "the same run in both (swaps tried, attacking pairs, placement): 2 of 2" in text
+    else:
+        assert "C comparison skipped: no C compiler found" in text and "ratio" not in text
+    engines = {row["engine"] for row in report.rows}
+    assert engines == {"local-search (gaqueens)", "min-conflicts", "count"} | (
+        {"local-search (C)"} if compiler else set())
