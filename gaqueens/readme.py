@@ -141,6 +141,44 @@ def scaling(results: Path) -> str:
     return markdown(pd.DataFrame(rows))
 
 
+def sensitivity(results: Path) -> str:
+    """Per board, the grid's best cell beside the published GA, with its comparison."""
+    from gaqueens.experiment.grid import grid_of
+    from gaqueens.manifest import read
+    from gaqueens.reports import sensitivity as grids
+
+    summary = _summary(results, "sensitivity")
+    record = read(results / "sensitivity")
+    if summary is None or record is None:
+        return _missing("sensitivity")
+    grid = grid_of(record["settings"]["grid"])
+    table = grids.cells(summary, grid, "ga")
+    return markdown(grids.best_cells(table, summary, _summary(results, "sensitivity",
+                                                              "comparisons.csv")))
+
+
+def deap_example(results: Path) -> str:
+    """DEAP's N-Queens example on each engine beside the published GA: success rate, median
+    evaluations and ERT, and the comparisons with the example on engine: deap."""
+    summary = _summary(results, "deap-example")
+    if summary is None:
+        return _missing("deap-example")
+    def cell(row):
+        ert = f"; ERT {number(row.ert)}" if "ert" in summary.columns and row.solved < row.runs else ""
+        return f"median {_interval(row)}{ert}"
+
+    return _by_board(summary, cell, _summary(results, "deap-example", "comparisons.csv"))
+
+
+def agreement(results: Path) -> str:
+    """engine: numpy against engine: deap, scheme by variation (python -m gaqueens.bench.agreement)."""
+    path = results / "agreement" / "agreement.md"
+    if not path.exists():
+        return "(no results yet: run `python -m gaqueens.bench.agreement`)"
+    text = path.read_text(encoding="utf-8").strip()
+    return text[text.index("\n\n") + 2:]  # without its title
+
+
 def bench(results: Path) -> str:
     path = results / "bench" / "bench.md"
     if not path.exists():
@@ -148,8 +186,9 @@ def bench(results: Path) -> str:
     return path.read_text(encoding="utf-8").strip()
 
 
-SECTIONS = {"table": table, "fidelity": fidelity, "ablation": ablation, "baselines": baselines,
-            "scaling": scaling, "bench": bench}
+SECTIONS = {"table": table, "fidelity": fidelity, "ablation": ablation,
+            "deap-example": deap_example, "agreement": agreement, "sensitivity": sensitivity,
+            "baselines": baselines, "scaling": scaling, "bench": bench}
 
 
 def render(text: str, results: Path) -> str:
@@ -158,7 +197,7 @@ def render(text: str, results: Path) -> str:
         name = match[1]
         return f"<!-- generated: {name} -->\n{SECTIONS[name](results)}\n<!-- end: {name} -->"
 
-    pattern = r"<!-- generated: (\w+) -->\n.*?<!-- end: \1 -->"
+    pattern = r"<!-- generated: ([\w-]+) -->\n.*?<!-- end: \1 -->"
     return re.sub(pattern, section, text, flags=re.DOTALL)
 
 

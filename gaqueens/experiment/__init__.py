@@ -11,7 +11,7 @@
     written.py        settings back in the file's terms, for the manifest and the store
 """
 
-from gaqueens.experiment.model import Entry, Experiment
+from gaqueens.experiment.model import Entry, Experiment, Grid
 from gaqueens.experiment.baseline_keys import BOARDS
 from gaqueens.experiment.ga_keys import NAME
 from gaqueens.experiment.reader import MAX_SEEDS, SEED, TOP_KEYS, load, parse_seeds, seeds_problem
@@ -19,5 +19,5 @@ from gaqueens.experiment.written import MAX_BOARD_KEY, run_settings, settings_to
 from gaqueens.experiment.yaml_file import MAX_BYTES, BadInput, read_yaml, shown
 
 __all__ = ["BOARDS", "MAX_BOARD_KEY", "MAX_BYTES", "MAX_SEEDS", "NAME", "SEED", "TOP_KEYS",
-           "BadInput", "Entry", "Experiment", "load", "parse_seeds", "read_yaml",
+           "BadInput", "Entry", "Experiment", "Grid", "load", "parse_seeds", "read_yaml",
            "run_settings", "seeds_problem", "settings_to_yaml", "shown"]

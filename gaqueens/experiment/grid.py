@@ -24,18 +24,19 @@ import yaml
 
 from gaqueens.experiment.checker import Checker
 from gaqueens.experiment.ga_keys import KEYS, read_fields, read_ga
-from gaqueens.experiment.model import Entry
+from gaqueens.experiment.model import Entry, Grid
 from gaqueens.experiment.yaml_file import join
 
 MAX_CELLS = 10_000
 
 
-def read_grid(checker: Checker, value, ga, taken: set[str]) -> list[Entry]:
-    """The grid's cells as entries, after the variants whose names are ``taken``."""
+def read_grid(checker: Checker, value, ga, taken: set[str]) -> tuple[list[Entry], Grid]:
+    """The grid's cells as entries, after the variants whose names are ``taken``, and the grid
+    itself."""
     value = checker.mapping("grid", value, None, "a mapping from a GA setting path to a list of "
                             "values, e.g. {population: [10, 20]}")
     if not value:
-        return []
+        return [], Grid()
     base = {} if ga == "none" else ga
     for path, values in value.items():
         key = join("grid", path)
@@ -54,15 +55,23 @@ def read_grid(checker: Checker, value, ga, taken: set[str]) -> list[Entry]:
                      "or split it into several experiments")
     inherited = read_fields(checker, base, "ga")
     entries = []
-    for combination in itertools.product(*value.values()):
-        name = ",".join(f"{path}={_text(v)}" for path, v in zip(value, combination))
+    grid = grid_of(value)
+    for name, combination in grid.cells:
         if name in taken:
             checker.fail(f"grid[{name}]", "has the name of a variant")
         changes = {}
         for path, setting in zip(value, combination):
             _set(changes, base, path.split("."), setting)
         entries.append(Entry(name, "ga", read_ga(checker, changes, f"grid[{name}]", inherited)))
-    return entries
+    return entries, grid
+
+
+def grid_of(values: dict) -> Grid:
+    """The grid of these paths and values: its cells in the order of the cartesian product,
+    each named from its values (``population=5,select.tournament=2``)."""
+    cells = tuple((",".join(f"{path}={_text(v)}" for path, v in zip(values, combination)),
+                   combination) for combination in itertools.product(*values.values()))
+    return Grid(tuple((path, tuple(v)) for path, v in values.items()), cells)
 
 
 def _text(value) -> str:

@@ -33,6 +33,19 @@ class Entry:
 
 
 @dataclass(frozen=True)
+class Grid:
+    """An experiment's grid: its setting paths, the values of each, and its cells, each the name
+    of its entry and its value of each path, in the order of the paths."""
+
+    values: tuple[tuple[str, tuple], ...] = ()
+    cells: tuple[tuple[str, tuple], ...] = ()
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        return tuple(path for path, _ in self.values)
+
+
+@dataclass(frozen=True)
 class Experiment:
     name: str
     source: str
@@ -42,6 +55,7 @@ class Experiment:
     reference: dict
     output: Path
     overrides: tuple[str, ...] = ()  # the --set PATH=VALUE changes made to the file
+    grid: Grid = Grid()
 
     def tasks(self) -> list[tuple[str, int, int]]:
         """Every (algorithm, board, seed) the experiment runs; a deterministic algorithm runs
@@ -65,5 +79,7 @@ class Experiment:
             "algorithms": {entry.name: settings_to_yaml(entry) for entry in self.entries},
             "reference": {int(board): value for board, value in self.reference.items()},
             "output": str(self.output),
+            **({"grid": {path: list(values) for path, values in self.grid.values}}
+               if self.grid.values else {}),
             **({"overrides": list(self.overrides)} if self.overrides else {}),
         }

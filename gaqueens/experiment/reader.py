@@ -99,7 +99,8 @@ class _Reader(Checker):
         if ga != "none":
             entries.append(Entry("ga", "ga", read_ga(self, ga)))
         entries += read_variants(self, data.get("variants", {}), ga)
-        entries += read_grid(self, data.get("grid", {}), ga, {entry.name for entry in entries})
+        cells, grid = read_grid(self, data.get("grid", {}), ga, {entry.name for entry in entries})
+        entries += cells
         entries += read_baselines(self, data.get("baselines", []))
         if not entries:
             self.fail("ga", "is none and there are no baselines: nothing to run")
@@ -116,6 +117,7 @@ class _Reader(Checker):
             entries=tuple(entries),
             reference=reference,
             output=file_output if output is None else self.output("--out", str(output)),
+            grid=grid,
         )
 
     def name(self, data: dict, stem: str) -> str:

@@ -18,7 +18,8 @@ from gaqueens import checks, manifest
 from gaqueens.files import write_text
 
 EXPORTS = ("runs.csv", "runs-compact.csv", "summary.csv", "summary.md", "comparisons.csv",
-           "convergence.png", "ecdf.png", "fixed-target.png", "seconds.png", "ecdf-seconds.png")
+           "convergence.png", "ecdf.png", "fixed-target.png", "seconds.png", "ecdf-seconds.png",
+           "sensitivity.png", "sensitivity-heatmap.png")
 COMPACT_ABOVE = 1_000
 
 VERDICT_NOTE = (
@@ -108,6 +109,8 @@ def write(store, experiment) -> str:
         if len(comparisons):
             parts += [f"## Compared with {comparisons['reference'].iloc[0]}",
                       compare.table(comparisons), compare.note(comparisons)]
+    if experiment.grid.values:
+        parts += _sensitivity(summary, experiment, folder, name, comparisons if several else None)
     parts += ["## The boards", tables.boards_table(summary)]
     growth = tables.growth_table(summary)
     if growth:
@@ -118,6 +121,22 @@ def write(store, experiment) -> str:
         plots.seconds(summary, folder / "seconds.png", name)
     drawing()
     return results
+
+
+def _sensitivity(summary, experiment, folder: Path, name: str, comparisons) -> list[str]:
+    """The grid's plots, and its summary.md section: per board, the best cell beside the ga."""
+    from gaqueens.experiment import settings_to_yaml
+    from gaqueens.reports import sensitivity, tables
+
+    grid = experiment.grid
+    ga = next((entry for entry in experiment.entries if entry.name == "ga"), None)
+    table = sensitivity.cells(summary, grid, None if ga is None else "ga")
+    fixed = sensitivity.ga_values(settings_to_yaml(ga) if ga else {}, grid.paths)
+    sensitivity.lines_plot(table, grid, fixed, folder / "sensitivity.png", name)
+    if len(grid.paths) == 2:
+        sensitivity.heatmap(table, grid, fixed, folder / "sensitivity-heatmap.png", name)
+    return ["## The grid's best cell per board", tables.markdown(
+        sensitivity.best_cells(table, summary, comparisons)), sensitivity.BEST_NOTE]
 
 
 def _draw(function, *args) -> None:

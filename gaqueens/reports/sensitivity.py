@@ -1,0 +1,192 @@
+"""How the work depends on the settings of a grid: the cells' medians, and their plots.
+
+    sensitivity.png          a panel per grid setting: median evaluations with their 95%
+                             interval against the setting's values, a line per board, the other
+                             settings at the ga's values when the grid has them (else a line per
+                             combination of them, labelled); the ga's value marked
+    sensitivity-heatmap.png  for a grid of two settings: a panel per board, each cell the median
+                             evaluations relative to the ga's (ratio on a log colour scale),
+                             the ga's cell framed; "-" where either median is infinite
+
+A median is of the runtime distribution (gaqueens.reports.tables): where most runs of a cell
+are unsolved it is infinite, and drawn as a gap (lines) or a grey cell (heatmap).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+SETTING_AXIS_LOG = 4  # a numeric setting whose values span this factor or more gets a log axis
+
+
+def ga_values(ga_settings: dict, paths) -> dict[str, object]:
+    """The ga's value of each grid path, from its settings in the file's terms (None where the
+    path leads nowhere in them)."""
+    out = {}
+    for path in paths:
+        value = ga_settings
+        for key in path.split("."):
+            value = value.get(key) if isinstance(value, dict) else None
+        out[path] = value
+    return out
+
+
+def cells(summary: pd.DataFrame, grid, ga_name: str | None) -> pd.DataFrame:
+    """A row per (cell, board): each path's value, board, median, ci_low, ci_high, solved,
+    runs, and ratio (the cell's median over the ga's on that board, nan without a ga)."""
+    by_name = dict(grid.cells)
+    rows = summary[summary["algorithm"].isin(by_name)].copy()
+    for i, path in enumerate(grid.paths):
+        rows[path] = [by_name[name][i] for name in rows["algorithm"]]
+    reference = {}
+    if ga_name is not None:
+        ga = summary[summary["algorithm"] == ga_name]
+        reference = dict(zip(ga["board"], ga["median"]))
+    rows["ratio"] = [m / reference[b] if b in reference and np.isfinite(reference[b]) else math.nan
+                     for m, b in zip(rows["median"], rows["board"])]
+    return rows.reset_index(drop=True)
+
+
+def _numeric(values) -> bool:
+    return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+
+
+def _lines(rows: pd.DataFrame, grid, path: str, fixed: dict):
+    """For one path: (label of the other settings, rows of each line) with the other paths at
+    the ga's values where the grid has them, else one line per combination of their values."""
+    others = [p for p in grid.paths if p != path]
+    choices = [[fixed[p]] if fixed.get(p) in dict(grid.values)[p] else list(dict(grid.values)[p])
+               for p in others]
+    for combination in itertools.product(*choices):
+        chosen = rows
+        for other, value in zip(others, combination):
+            chosen = chosen[chosen[other].map(lambda v, value=value: v == value)]
+        varied = [f"{o}={v}" for o, v, c in zip(others, combination, choices) if len(c) > 1]
+        yield ", ".join(varied), chosen
+
+
+def lines_plot(table: pd.DataFrame, grid, fixed: dict, path: Path, title: str) -> None:
+    """sensitivity.png: a panel per grid path (see the module's docstring)."""
+    from gaqueens.reports.plots import _colors, _figure, _save
+
+    paths = grid.paths
+    figure = _figure(4.6 * len(paths) + 1.6, 4.2)
+    panels = np.atleast_1d(figure.subplots(1, len(paths), sharey=True))
+    boards = sorted(table["board"].unique())
+    colors = _colors(boards)
+    styles = ["-", "--", ":", "-."]
+    for axes, setting in zip(panels, paths):
+        values = list(dict(grid.values)[setting])
+        numeric = _numeric(values)
+        position = {v: (v if numeric else i) for i, v in enumerate(values)}
+        for style, (label, chosen) in zip(itertools.cycle(styles), _lines(table, grid, setting, fixed)):
+            for board in boards:
+                rows = chosen[chosen["board"] == board]
+                rows = rows.assign(x=rows[setting].map(lambda v: position[v])).sort_values("x")
+                median = rows["median"].where(np.isfinite(rows["median"]))
+                low = (median - rows["ci_low"]).clip(lower=0)
+                high = (rows["ci_high"] - median).where(np.isfinite(rows["ci_high"]), 0)
+                axes.errorbar(rows["x"], median, yerr=[low, high], color=colors[board], ls=style,
+                              marker="o", ms=4, lw=1.4, capsize=2,
+                              label=f"{board} x {board}" + (f"; {label}" if label else ""))
+        if fixed.get(setting) in position:
+            axes.axvline(position[fixed[setting]], color="0.5", ls=":", lw=1)
+        if numeric and max(values) / max(min(values), 1e-12) >= SETTING_AXIS_LOG:
+            axes.set_xscale("log")
+        axes.set_xticks(list(position.values()), [str(v) for v in values])
+        axes.minorticks_off()
+        axes.set_yscale("log")
+        axes.set_xlabel(setting + (" (dotted: the ga's)" if fixed.get(setting) in position else ""))
+        axes.grid(True, which="major", alpha=0.3)
+    panels[0].set_ylabel("median evaluations (95% CI)")
+    handles, labels = panels[0].get_legend_handles_labels()
+    figure.legend(handles, labels, fontsize=8, loc="outside right upper", title="board")
+    figure.suptitle(title)
+    _save(figure, path)
+
+
+def heatmap(table: pd.DataFrame, grid, fixed: dict, path: Path, title: str) -> None:
+    """sensitivity-heatmap.png: for a grid of two paths, a panel per board."""
+    import matplotlib
+
+    from gaqueens.reports.plots import _figure, _save
+
+    rows_path, columns_path = grid.paths
+    row_values, column_values = (list(dict(grid.values)[p]) for p in grid.paths)
+    boards = sorted(table["board"].unique())
+    columns = min(len(boards), 4)
+    lines = -(-len(boards) // columns)
+    figure = _figure((0.7 * len(column_values) + 1.0) * columns + 1.4,
+                     (0.5 * len(row_values) + 1.1) * lines + 0.5)
+    panels = figure.subplots(lines, columns, squeeze=False, sharey=True)
+    for axes in panels.flat[len(boards):]:
+        axes.set_visible(False)
+    ratios = np.log2(table["ratio"].replace([np.inf, 0], np.nan).dropna())
+    span = max(1.0, float(np.nanmax(np.abs(ratios)))) if len(ratios) else 1.0
+    norm = matplotlib.colors.Normalize(-span, span)
+    colormap = matplotlib.colormaps["RdBu_r"].with_extremes(bad="0.8")
+    for axes, board in zip(panels.flat, boards):
+        grid_ratio = np.full((len(row_values), len(column_values)), np.nan)
+        rows = table[table["board"] == board]
+        for first, second, ratio in zip(rows[rows_path], rows[columns_path], rows["ratio"]):
+            grid_ratio[row_values.index(first), column_values.index(second)] = ratio
+        with np.errstate(divide="ignore"):
+            axes.imshow(np.log2(grid_ratio), cmap=colormap, norm=norm, aspect="auto")
+        for (i, j), ratio in np.ndenumerate(grid_ratio):
+            text = "-" if not np.isfinite(ratio) else f"{ratio:.2f}"
+            dark = np.isfinite(ratio) and abs(math.log2(ratio)) > 0.6 * span
+            axes.text(j, i, text, ha="center", va="center", fontsize=8,
+                      color="white" if dark else "black")
+        if fixed.get(rows_path) in row_values and fixed.get(columns_path) in column_values:
+            i, j = row_values.index(fixed[rows_path]), column_values.index(fixed[columns_path])
+            axes.add_patch(matplotlib.patches.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False,
+                                                        lw=2, ec="black"))
+        axes.set_xticks(range(len(column_values)), [str(v) for v in column_values])
+        axes.set_yticks(range(len(row_values)), [str(v) for v in row_values])
+        axes.set_xlabel(columns_path)
+        axes.set_title(f"{board} x {board}", fontsize=10)
+    for axes in panels[:, 0]:
+        axes.set_ylabel(rows_path)
+    mappable = matplotlib.cm.ScalarMappable(norm=norm, cmap=colormap)
+    bar = figure.colorbar(mappable, ax=panels, shrink=0.8)
+    ticks = np.arange(-math.floor(span), math.floor(span) + 1)
+    bar.set_ticks(ticks, labels=[f"{2.0 ** t:g}" for t in ticks])
+    bar.set_label("median evaluations / the ga's (framed)")
+    figure.suptitle(title)
+    _save(figure, path)
+
+
+BEST_NOTE = ("Best: the cell with the lowest median evaluations on that board (the runtime "
+             "distribution's median, unsolved runs as infinite work); ratio: its median over "
+             "the ga's; compared: the comparison of the cell with the ga (Mann-Whitney, Holm "
+             "over the whole table, alpha 0.01: comparisons.csv).")
+
+
+def best_cells(table: pd.DataFrame, summary: pd.DataFrame, comparisons) -> pd.DataFrame:
+    """Per board: the ga's median, the best cell with its median and interval, the ratio, and
+    the verdict of its comparison with the ga where there is one."""
+    from gaqueens.reports.tables import number
+
+    verdicts = {}
+    if comparisons is not None and len(comparisons):
+        verdicts = {(row.board, row.algorithm): f"{row.verdict} (Holm p {row.p_holm:.2g})"
+                    for row in comparisons.itertuples()}
+    ga = summary[summary["algorithm"] == "ga"].set_index("board")["median"]
+    rows = []
+    for board, cells_of in table.groupby("board", sort=True):
+        best = cells_of.loc[cells_of["median"].idxmin()]
+        rows.append({
+            "board": board,
+            "ga median": number(ga.get(board, math.nan)),
+            "best cell": best["algorithm"],
+            "its median (95% CI)": f"{number(best['median'])} ({number(best['ci_low'])} to "
+                                   f"{number(best['ci_high'])})",
+            "ratio to the ga": "" if math.isnan(best["ratio"]) else f"{best['ratio']:.2f}",
+            "compared with the ga": verdicts.get((board, best["algorithm"]), ""),
+        })
+    return pd.DataFrame(rows)

@@ -1,0 +1,62 @@
+"""A grid's outputs: each cell's median against the ga's, the best cell per board, and the
+plots (gaqueens/reports/sensitivity.py)."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from gaqueens.experiment.grid import grid_of
+from gaqueens.reports import sensitivity
+from gaqueens.sweep import main
+
+GRID = grid_of({"population": [5, 20], "select.tournament": [2, 3]})
+
+
+def summary_of(medians: dict) -> pd.DataFrame:
+    """A summary with the given (algorithm, board) -> median, intervals 10% either side."""
+    return pd.DataFrame([{"algorithm": name, "board": board, "median": m, "ci_low": m * 0.9,
+                          "ci_high": m * 1.1, "solved": 10, "runs": 10}
+                         for (name, board), m in medians.items()])
+
+
+def test_the_ga_values_of_grid_paths_come_from_its_settings():
+    settings = {"population": 20, "select": {"tournament": 2}, "crossover": "none"}
+    assert sensitivity.ga_values(settings, ["population", "select.tournament", "crossover.pmx"]) \
+        == {"population": 20, "select.tournament": 2, "crossover.pmx": None}
+
+
+def test_each_cell_is_measured_against_the_ga_on_its_board():
+    names = [name for name, _ in GRID.cells]
+    assert names == ["population=5,select.tournament=2", "population=5,select.tournament=3",
+                     "population=20,select.tournament=2", "population=20,select.tournament=3"]
+    summary = summary_of({("ga", 8): 100, **{(name, 8): m for name, m in zip(names, [50, 80, 100, 200])},
+                          ("ga", 16): math.inf, **{(name, 16): 500 for name in names}})
+    table = sensitivity.cells(summary, GRID, "ga")
+    eight = table[table["board"] == 8].set_index("algorithm")
+    assert eight["ratio"].tolist() == [0.5, 0.8, 1.0, 2.0]
+    assert eight["population"].tolist() == [5, 5, 20, 20]
+    assert table[table["board"] == 16]["ratio"].isna().all()  # the ga unsolved: no ratio
+    best = sensitivity.best_cells(table, summary, None)
+    assert best["best cell"].tolist() == ["population=5,select.tournament=2", names[0]]
+    assert best["ratio to the ga"].tolist() == ["0.50", ""]
+
+
+def test_a_grid_sweep_draws_its_sensitivity_and_names_its_best_cells(tmp_path):
+    path = tmp_path / "grid.yaml"
+    path.write_text("boards: [8, 10]\nseeds: {first: 1, last: 6}\n"
+                    "grid: {population: [5, 20], select.tournament: [2, 3]}\n")
+    assert main([str(path), "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    for plot in ("sensitivity.png", "sensitivity-heatmap.png"):
+        assert (tmp_path / "out" / plot).stat().st_size > 10_000
+    text = (tmp_path / "out" / "summary.md").read_text()
+    assert "## The grid's best cell per board" in text and "compared with the ga" in text
+
+
+def test_a_grid_of_one_setting_draws_no_heatmap(tmp_path):
+    path = tmp_path / "grid.yaml"
+    path.write_text("boards: [8]\nseeds: {first: 1, last: 4}\ngrid: {population: [5, 10]}\n")
+    assert main([str(path), "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    assert (tmp_path / "out" / "sensitivity.png").exists()
+    assert not (tmp_path / "out" / "sensitivity-heatmap.png").exists()
