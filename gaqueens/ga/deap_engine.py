@@ -37,7 +37,7 @@ import numpy as np
 from deap import algorithms, base, tools
 
 from gaqueens.board import Conflicts, Fitness
-from gaqueens.ga import deap_types
+import gaqueens.ga.deap_types as deap_types
 from gaqueens.ga.randomness import Bound
 from gaqueens.ga.settings import GaSettings
 from gaqueens.result import Result

@@ -28,7 +28,7 @@ from functools import cache
 import numpy as np
 from deap import tools
 
-from gaqueens.ga import deap_types
+import gaqueens.ga.deap_types as deap_types
 from gaqueens.ga.randomness import Randomness
 from gaqueens.ranges import Number, Whole, check, setting
 
