@@ -11,26 +11,31 @@ logger from version 0.3.3 on (JSON meta-data, two-column raw data):
                                                            "dimension"), the runs' final
                                                            evaluations and best values
     OUT/ALGORITHM/data_f1_NQueens/IOHprofiler_f1_DIMN.dat  per board N: "evaluations raw_y",
-                                                           the best-so-far attacking pairs
+                                                           the best-so-far fitness (attacking
+                                                           pairs, or the excess measure for an
+                                                           algorithm with fitness: excess)
     OUT/gaqueens-export.txt                                what was exported, from where
 
-The problem is function 1, NQueens, minimised (0 attacking pairs solves it), instance 1; each
+The problem is function 1, NQueens, minimised (fitness 0 solves it), instance 1; each
 seed is a run, in seed order, its seed a run attribute. A run's block in the .dat file starts
 at evaluation 1 and has a line at every generation whose best so far improves, and a last line
 at its final evaluation count. The GA evaluates a whole population at once, so an improvement
 is written at the evaluation count that ends its generation; the first evaluation is written
 with the first population's worst, which the first individual cannot exceed. These are the
 fixed-target runtimes of gaqueens.reports.runtimes. Only algorithms that count evaluations and
-store traces (the GA and its variants) are exported; the baselines count other units (swaps,
-moves, nodes) and are named as left out. Each exported placement is checked again by the
-independent verifier (gaqueens.board.rejection).
+store traces (the GA and its variants) of the experiment that the folder's manifest records are
+exported (runs of entries no longer in it are left out); the baselines count other units
+(swaps, moves, nodes) and are named as left out. Each exported run is checked again by the
+independent verifier, with its entry's target and fitness (gaqueens/checks.py).
 
 To open it: zip OUT (or an algorithm's folder) and upload it at IOHanalyzer's "Upload Data"
 page, or in Python: iohinspector.DataManager().add_folder(OUT).
 
 OUT is built beside its final name and renamed into place; an existing OUT is replaced only if
-it is an earlier export (it holds gaqueens-export.txt). Exit status: 0 done; 1 a stored run
-fails the verifier; 2 bad input (no such folder, not an output folder, OUT not an export).
+it is an earlier export (it holds gaqueens-export.txt). Exit status (gaqueens/cli.py): 0 done;
+1 a stored run fails the verifier; 2 bad input (no such folder, not an output folder, OUT not an
+export); 3 an unexpected error, in one line with the traceback in a temporary error.log; 130
+interrupted.
 """
 
 from __future__ import annotations
@@ -43,7 +48,8 @@ from pathlib import Path
 import numpy as np
 
 from gaqueens import manifest
-from gaqueens.board import rejection
+from gaqueens import cli
+from gaqueens.checks import row_problem, stored_claims
 from gaqueens.cli import Parser
 from gaqueens.files import write_text
 from gaqueens.store import FILE, Store, Unreadable
@@ -88,10 +94,7 @@ def _best(lines, row) -> dict:
 
 
 def _verify(row, settings: dict) -> None:
-    stop = settings.get("stop") if isinstance(settings.get("stop"), dict) else {}
-    columns = [int(c) for c in row.solution.split()]
-    problem = rejection(columns, int(row.board), int(row.conflicts), bool(row.solved),
-                        int(stop.get("target", 0)))
+    problem = row_problem(row, stored_claims(row.algorithm, settings))
     if problem:
         raise Rejected(f"the verifier rejects {row.algorithm} on board {row.board}, seed "
                        f"{row.seed}: {problem}")
@@ -130,6 +133,9 @@ def export(source: Path, out: Path, say=print) -> dict[str, int]:
     try:
         with Store(source) as store:
             runs, settings = store.runs(), store.settings()
+            record = manifest.read(source)
+            if record is not None:  # only the experiment's own entries
+                runs = runs[runs["algorithm"].isin(record["settings"]["algorithms"])]
             traced = runs[(runs["unit"] == "evaluations")]
             keys = set(zip(traced["algorithm"], traced["board"], traced["seed"]))
             traces = store.traces(keys)
@@ -212,12 +218,17 @@ def main(argv=None) -> int:
         counts = export(source, out, say=lambda text: print(text, file=sys.stderr))
     except Refused as error:
         print(f"error: {error}", file=sys.stderr)
-        return 2
+        return cli.BAD_INPUT
     except Rejected as error:
         print(f"error: {error}; nothing was written", file=sys.stderr)
-        return 1
+        return cli.REJECTED
+    except KeyboardInterrupt:
+        print("\ninterrupted: nothing was written", file=sys.stderr)
+        return cli.INTERRUPTED
+    except Exception as error:
+        return cli.fault(f"unexpected {type(error).__name__}: {error}; nothing was written", error)
     print(f"wrote {out}: " + ", ".join(f"{name} {count} runs" for name, count in counts.items()))
-    return 0
+    return cli.DONE
 
 
 if __name__ == "__main__":

@@ -39,7 +39,7 @@ import numpy as np
 from gaqueens import manifest
 from gaqueens.cli import Parser
 from gaqueens.experiment import BadInput, parse_seeds
-from gaqueens.files import write_text
+from gaqueens.files import folder_problem, write_text
 
 BOARDS = (8, 16, 32, 64, 128)
 SEEDS = (1, 1000)
@@ -227,8 +227,8 @@ def main(argv=None) -> int:
                                f"{missing[0]} ({len(missing)} missing); it holds boards "
                                f"{', '.join(map(str, sorted(reference)))}")
         out = Path(args.out)
-        if out.exists() and not out.is_dir():
-            raise BadInput(f"--out {out}: not a folder")
+        if folder_problem(out):
+            raise BadInput(f"--out {out} {folder_problem(out)}")
     except BadInput as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -27,3 +27,18 @@ def write_text(path, text: str) -> None:
     """Writes ``text`` (UTF-8) to ``path``, whole or not at all."""
     with replacing(path) as partial:
         partial.write_text(text, encoding="utf-8")
+
+
+def folder_problem(path) -> str | None:
+    """What stops ``path`` from being, or becoming, a writable folder (said after its name), or
+    None: checked before any work, so that nothing computed is lost for want of a place."""
+    path = Path(path)
+    try:
+        if path.exists() and not path.is_dir():
+            return "is a file, expected a folder"
+        existing = next(p for p in [path, *path.absolute().parents] if p.exists())
+    except OSError as error:
+        return f"cannot be a folder ({error.strerror})"
+    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+        return f"cannot be written ({existing} is not a writable folder)"
+    return None

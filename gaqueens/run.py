@@ -91,7 +91,7 @@ def _run(args) -> int:
             except registry.Unknown as error:
                 raise BadInput(f"--algorithm {args.algorithm} {error}") from None
             settings = algorithm.settings()
-        if not has_solution(args.board) and getattr(settings, "solved_at", 0) == 0:
+        if not has_solution(args.board) and getattr(settings, "target", 0) == 0:
             raise BadInput(f"--board {args.board} has no solution (boards 2 and 3 have none)")
     except BadInput as error:
         print(f"error: {error}", file=sys.stderr)

@@ -90,12 +90,15 @@ def trace_problem(trace: np.ndarray, generations: int, evaluations: int, conflic
 
 
 def _settings_problems(name: str, recorded: dict, stored: dict | None) -> list[str]:
-    """How the settings manifest.json records for ``name`` differ from the store's."""
+    """How the settings manifest.json records for ``name`` differ from the store's; the store
+    keeps only what changes a run, so the keys that choose which runs to do (max-board) are
+    the manifest's alone (gaqueens/experiment/written.py, run_settings)."""
     if stored is None:
         return [f"{manifest.FILE}: {name} has no settings in {FILE}"]
+    keys = (set(recorded) | set(stored)) - {MAX_BOARD_KEY}
     return [f"{manifest.FILE}: {name}.{key} is {recorded.get(key)!r}, "
             f"{FILE} has {stored.get(key)!r}"
-            for key in sorted(set(recorded) | set(stored)) if recorded.get(key) != stored.get(key)]
+            for key in sorted(keys) if recorded.get(key) != stored.get(key)]
 
 
 def verify_folder(folder) -> tuple[list[str], str]:
@@ -176,6 +179,11 @@ def _stored(folder: Path, store: Store, experiment, problems: list[str]) -> str:
 
 def _without_store(folder: Path, experiment, problems: list[str]) -> str:
     runs = read_runs(folder / "runs.csv")
+    absent = [column for column in ("algorithm", "board", "seed", "solved", "conflicts", "unit")
+              if column not in runs.columns]
+    if absent:
+        problems.append(f"runs.csv: has no column {', '.join(absent)}")
+        return "runs.csv is not a table of runs"
     if experiment is None:
         rules = {name: stored_claims(name, {}) for name in runs["algorithm"].unique()}
     else:

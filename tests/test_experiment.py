@@ -171,6 +171,11 @@ def test_baselines_as_a_list_or_a_mapping(tmp_path):
     assert mapped.entry("test-build").max_board is None
 
 
+def test_boards_without_a_solution_load_when_no_target_is_asked_for(tmp_path):
+    experiment = load(write(tmp_path, "boards: [2, 3]\nga: {stop: {target: none, generations: 5}}\n"))
+    assert experiment.boards == (2, 3)
+
+
 def test_no_ga_runs_the_baselines_alone(tmp_path):
     experiment = load(write(tmp_path, "boards: [8]\nga: none\nbaselines: [test-walk]\n"))
     assert [e.name for e in experiment.entries] == ["test-walk"]
@@ -404,7 +409,7 @@ BAD_INPUTS = {
     "offspring-10^30": ("boards: [8]\nga: {offspring: 1000000000000000000000000000000}\n",
                         ["ga.offspring must be a whole number from 1 to 100,000"]),
     "mu,lambda-too-few-children": ("boards: [8]\nga: {scheme: 'mu,lambda', offspring: 10}\n",
-                                   ["ga.offspring must be at least ga.population (20)", "got 10"]),
+                                   ["ga.offspring must be at least population (20) with scheme mu,lambda", "got 10"]),
     "scheme-unknown": ("boards: [8]\nga: {scheme: mu-lambda}\n",
                        ["ga.scheme must be one of mu+lambda, mu,lambda, simple, got 'mu-lambda'"]),
     "ties-unknown": ("boards: [8]\nga: {ties: children-first}\n", ["ga.ties must be one of"]),
@@ -460,6 +465,11 @@ BAD_INPUTS = {
     "function-not-importable": ("boards: [8]\nga: {mutation: {function: 'no_such_module_x:f'}}\n",
                                 ["ga.mutation.function", "cannot import no_such_module_x:f",
                                  "ModuleNotFoundError"]),
+    "deap-operator-breaks-permutations": ("boards: [8]\nga: {mutation: {deap: mutFlipBit, indpb: 0.1}}\n",
+                                          ["ga.mutation.deap 'mutFlipBit', tried once, does not keep "
+                                           "a genome a permutation"]),
+    "deap-argument-of-a-wrong-type": ("boards: [8]\nga: {select: {deap: selTournament, tournsize: a}}\n",
+                                      ["ga.select.deap 'selTournament', tried once, raises TypeError"]),
     "cxpb-without-crossover": ("boards: [8]\nga: {cxpb: 0.5}\n",
                                ["ga.cxpb does not apply: there is no crossover"]),
     "mutpb-under-each": ("boards: [8]\nga: {mutpb: 0.5}\n",
@@ -485,6 +495,15 @@ BAD_INPUTS = {
                                 ["baselines.mine.plugin (json) lacks run, Settings, UNIT"]),
     "plugin-path-a-number": ("boards: [8]\nbaselines: {mine: {plugin: 5}}\n",
                              ["baselines.mine.plugin must be an import path"]),
+    "variant-and-baseline-same-name": ("boards: [8]\nvariants: {mine: {}}\n"
+                                       "baselines: {mine: {plugin: gaqueens.baselines.construction}}\n",
+                                       ["baselines.mine is also the name of a GA variant"]),
+    "board-1-target-none": ("boards: [1]\nga: {stop: {target: none, generations: 5}}\n",
+                            ["boards[0] is 1 and ga has stop.target none"]),
+    "too-many-runs": ("boards: [8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192]\n"
+                      "seeds: {first: 1, last: 1000000}\n",
+                      ["seeds with its 1 algorithms and 11 boards make 11,000,000 runs, more than "
+                       "10,000,000"]),
     # variants
     "variants-a-list": ("boards: [8]\nvariants: [uniform]\n", ["variants must be a mapping"]),
     "variant-named-ga": ("boards: [8]\nvariants: {ga: {}}\n", ["variants.ga is not a variant name"]),
@@ -496,7 +515,7 @@ BAD_INPUTS = {
                           ["variants.v.select.tournament must be"]),
     "variant-mu,lambda": ("boards: [8]\nga: {scheme: 'mu,lambda', offspring: 40}\n"
                           "variants: {v: {offspring: 10}}\n",
-                          ["variants.v.offspring must be at least variants.v.population"]),
+                          ["variants.v.offspring must be at least population (20) with scheme mu,lambda, got 10"]),
     # baselines
     "baselines-a-scalar": ("boards: [8]\nbaselines: test-walk\n",
                            ["baselines must be a list of baselines, or a mapping", "'test-walk'"]),

@@ -73,7 +73,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys):
     (tmp_path / "file").write_text("")
     assert fidelity.main(["--seeds", "1..2", "--boards", "8", "--reference", str(REFERENCE),
                           "--out", str(tmp_path / "file")]) == 2
-    assert "not a folder" in one_line(capsys)
+    assert "is a file, expected a folder" in one_line(capsys)
     with pytest.raises(SystemExit) as stop:
         fidelity.main(["--bogus"])
     assert stop.value.code == 2

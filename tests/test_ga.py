@@ -296,7 +296,7 @@ def test_the_excess_fitness_reports_attacking_pairs_and_solves(engine):
     ({"scheme": "mu,lambda", "ties": "parents-first"}, "ties does not apply"),
     ({"variation": "or", "select": Uniform()}, "select does not apply: variation or"),
     ({"scheme": "simple", "survivors": Tournament(3)}, "survivors does not apply"),
-    ({"variation": "or", "crossover": Pmx(), "cxpb": 0.6, "mutpb": 0.5}, "cxpb + mutpb must be at most 1"),
+    ({"variation": "or", "crossover": Pmx(), "cxpb": 0.6, "mutpb": 0.5}, "mutpb must be at most 1 - cxpb (0.4) with variation or"),
     ({"select": Best()}, "select must be one of tournament, uniform"),
 ])
 def test_settings_that_do_not_apply_or_do_not_fit_are_refused(changes, says):

@@ -228,3 +228,22 @@ def test_a_store_from_before_runs_recorded_their_code_is_not_mixed_silently(tmp_
         db.execute("ALTER TABLE runs DROP COLUMN code")
     assert main([str(path), "--out", str(tmp_path / "out")]) == 2
     assert "code not recorded" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("grid, says", [
+    ("{select: [uniform, {tournament: 3}], select.tournament: [2, 5]}",
+     "grid.select.tournament is inside grid.select: give the whole setting or a path into it"),
+    ("{cxpb: [1, 1.0]}", "grid[cxpb=1.0] makes the same settings as grid[cxpb=1]"),
+    ("{crossover: [pmx, {pmx: 0.5}]}", "makes the same settings as grid[crossover=pmx]"),
+])
+def test_a_grid_whose_cells_would_be_mislabelled_or_the_same_is_refused(tmp_path, capsys, grid, says):
+    path = write(tmp_path, f"boards: [8]\nga: {{crossover: pmx}}\ngrid: {grid}\n")
+    assert main([str(path), "--out", str(tmp_path / "out")]) == 2
+    error = capsys.readouterr().err
+    assert len(error.strip().splitlines()) == 1 and says in error, error
+
+
+def test_an_override_does_not_replace_a_file_that_is_not_a_mapping(tmp_path, capsys):
+    path = write(tmp_path, "- boards: [8]\n")
+    assert main([str(path), "--out", str(tmp_path / "out"), "--set", "boards=[8]"]) == 2
+    assert "the file must be a mapping" in capsys.readouterr().err

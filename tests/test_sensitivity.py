@@ -60,3 +60,18 @@ def test_a_grid_of_one_setting_draws_no_heatmap(tmp_path):
     assert main([str(path), "--out", str(tmp_path / "out"), "--quiet"]) == 0
     assert (tmp_path / "out" / "sensitivity.png").exists()
     assert not (tmp_path / "out" / "sensitivity-heatmap.png").exists()
+
+
+def test_a_grid_of_operators_and_of_values_with_zero_is_drawn(tmp_path):
+    """Operator values are mappings, which cannot index a plot's positions as they are; a
+    grid with 0 cannot take a log axis."""
+    path = tmp_path / "grid.yaml"
+    path.write_text("boards: [8]\nseeds: {first: 1, last: 4}\nga: {crossover: pmx}\n"
+                    "grid: {mutation: [{swap: 1}, {swap: 2}], cxpb: [0, 0.5, 1]}\n")
+    assert main([str(path), "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    assert (tmp_path / "out" / "sensitivity-heatmap.png").exists()
+    table = sensitivity.cells(pd.read_csv(tmp_path / "out" / "summary.csv"),
+                              grid_of({"mutation": [{"swap": 1}, {"swap": 2}], "cxpb": [0, 0.5, 1]}),
+                              "ga")
+    assert len(table) == 6 and table["mutation"].map(sensitivity._key).tolist()[:2] == [
+        "{swap: 1}", "{swap: 1}"]

@@ -190,7 +190,10 @@ def test_the_files_alone_show_a_missing_run(capsys, folder, tmp_path):
     assert lines[1].startswith("  runs.csv: its ") and "runs of the experiment" in lines[1]
 
 
-@pytest.mark.parametrize("name", ["table", "ablation", "baselines"])
+SWEEPS = sorted(path.parent.name for path in (REPOSITORY / "results").glob("*/manifest.json"))
+
+
+@pytest.mark.parametrize("name", SWEEPS)
 def test_every_committed_results_folder_is_verified(capsys, name):
     code, lines, _ = verified(capsys, REPOSITORY / "results" / name)
     assert code == 0, lines
@@ -228,3 +231,14 @@ def test_the_claims_of_a_stored_entry_are_told_apart_as_a_file_is_read():
                             {"fitness": "excess", "stop": {"target": "none", "generations": 5}})
     assert (variant.unit, variant.solved_at, variant.fitness) == ("evaluations", 0, "excess")
     assert stored_claims("mine", {"plugin": "gaqueens.baselines.construction"}).unit == "none"
+
+
+def test_a_baseline_limited_by_max_board_verifies(capsys, tmp_path):
+    """max-board chooses runs, so the store does not keep it: the manifest alone has it."""
+    from gaqueens.sweep import main
+
+    experiment = tmp_path / "limited.yaml"
+    experiment.write_text("boards: [6, 8]\nga: none\nbaselines: {backtracking: {max-board: 6}}\n")
+    assert main([str(experiment), "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    code, lines, _ = verified(capsys, tmp_path / "out")
+    assert code == 0, lines

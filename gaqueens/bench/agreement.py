@@ -35,7 +35,7 @@ from gaqueens import manifest
 from gaqueens.bench.common import EXPERIMENTS
 from gaqueens.cli import Parser
 from gaqueens.experiment import BadInput, load, parse_seeds
-from gaqueens.files import write_text
+from gaqueens.files import folder_problem, write_text
 from gaqueens.ga import SCHEMES, VARIATIONS, GaSettings
 from gaqueens.ga.operators import Pmx, Tournament, Uniform
 
@@ -189,6 +189,8 @@ def main(argv=None) -> int:
             raise BadInput(f"--workers must be a whole number >= 1, got {args.workers}")
         if args.example_seeds < 0:
             raise BadInput(f"--example-seeds must be a whole number >= 0, got {args.example_seeds}")
+        if folder_problem(args.out):
+            raise BadInput(f"--out {args.out} {folder_problem(args.out)}")
     except BadInput as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

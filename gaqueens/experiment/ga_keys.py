@@ -32,8 +32,8 @@ from gaqueens.experiment.checker import Checker
 from gaqueens.experiment.model import Entry
 from gaqueens.experiment.yaml_file import join, shown
 from gaqueens.ga import GaSettings
-from gaqueens.ga.operators import NoCrossover
-from gaqueens.ga.settings import default, not_applicable
+from gaqueens.ga.operators import try_out
+from gaqueens.ga.settings import combination_problem, not_applicable
 from gaqueens.ranges import Number, allowed
 
 NAME = r"[A-Za-z0-9][A-Za-z0-9._-]*"
@@ -62,17 +62,9 @@ def read_ga(checker: Checker, value, where: str = "ga", inherited: dict | None =
 
 def _combination(checker: Checker, settings: dict, where: str) -> None:
     """Refuses settings each in range but impossible together, naming the key to change."""
-    def get(name):
-        return settings.get(name, default(name))
-
-    if get("scheme") == "mu,lambda" and get("offspring") < get("population"):
-        checker.fail(f"{where}.offspring", f"must be at least {where}.population "
-                     f"({get('population')}) with scheme mu,lambda, got {get('offspring')}")
-    cxpb = 0 if isinstance(get("crossover"), NoCrossover) else get("cxpb")
-    mutpb = get("mutpb")
-    if get("variation") == "or" and cxpb + mutpb > 1:
-        checker.fail(f"{where}.mutpb", f"must be at most 1 - cxpb ({1 - cxpb:g}) with variation "
-                     f"or, got {mutpb}")
+    problem = combination_problem(settings)
+    if problem:
+        checker.fail(f"{where}.{problem[0]}", problem[1])
 
 
 def read_fields(checker: Checker, value: dict, where: str) -> dict:
@@ -140,10 +132,15 @@ def _named(checker: Checker, key: str, value: dict, kind: str):
         if form == "deap":
             if not isinstance(value["deap"], str):
                 checker.expect(f"{key}.deap", "the name of a function of deap.tools", value["deap"])
-            return registry.deap_operator(kind, value["deap"], arguments)
-        return registry.function_operator(kind, value["function"], arguments)
+            operator = registry.deap_operator(kind, value["deap"], arguments)
+        else:
+            operator = registry.function_operator(kind, value["function"], arguments)
     except registry.Unknown as error:
         checker.fail(f"{key}.{form}", f"{shown(value[form], 80)} {error}")
+    problem = try_out(kind, operator)
+    if problem:
+        checker.fail(f"{key}.{form}", f"{shown(value[form], 80)}, tried once, {problem}")
+    return operator
 
 
 def read_variants(checker: Checker, value, ga) -> list[Entry]:
@@ -153,7 +150,8 @@ def read_variants(checker: Checker, value, ga) -> list[Entry]:
     entries = []
     for name, changes in value.items():
         where = join("variants", name)
-        if not isinstance(name, str) or not re.fullmatch(NAME, name) or name in registry.ALGORITHMS:
+        if (not isinstance(name, str) or not re.fullmatch(NAME, name) or name in registry.ALGORITHMS
+                or name in registry.plugin_names()):
             checker.fail(where, f"is not a variant name: use {NAME_CHARS}, and no algorithm's name")
         changes = checker.mapping(where, {} if changes is None else changes, KEYS,
                                   "a mapping of GA settings")

@@ -47,8 +47,13 @@ def read_grid(checker: Checker, value, ga, taken: set[str]) -> tuple[list[Entry]
                          f"of {', '.join(KEYS)}")
         if not isinstance(values, list) or not values:
             checker.expect(key, "a list of values to try", values)
-        if len({_text(v) for v in values}) != len(values):
+        if len({cell_text(v) for v in values}) != len(values):
             checker.fail(key, f"lists a value twice: {values}")
+    for path in value:
+        inner = next((other for other in value if other.startswith(f"{path}.")), None)
+        if inner is not None:
+            checker.fail(join("grid", inner), f"is inside grid.{path}: give the whole setting or "
+                         "a path into it, not both")
     cells = math.prod(len(values) for values in value.values())
     if cells > MAX_CELLS:
         checker.fail("grid", f"makes {cells:,} cells, more than {MAX_CELLS:,}: run fewer values, "
@@ -56,25 +61,31 @@ def read_grid(checker: Checker, value, ga, taken: set[str]) -> tuple[list[Entry]
     inherited = read_fields(checker, base, "ga")
     entries = []
     grid = grid_of(value)
+    made = {}
     for name, combination in grid.cells:
         if name in taken:
             checker.fail(f"grid[{name}]", "has the name of a variant")
         changes = {}
         for path, setting in zip(value, combination):
             _set(changes, base, path.split("."), setting)
-        entries.append(Entry(name, "ga", read_ga(checker, changes, f"grid[{name}]", inherited)))
+        settings = read_ga(checker, changes, f"grid[{name}]", inherited)
+        if settings in made:
+            checker.fail(f"grid[{name}]", f"makes the same settings as grid[{made[settings]}]: a "
+                         "grid's values must differ")
+        made[settings] = name
+        entries.append(Entry(name, "ga", settings))
     return entries, grid
 
 
 def grid_of(values: dict) -> Grid:
     """The grid of these paths and values: its cells in the order of the cartesian product,
     each named from its values (``population=5,select.tournament=2``)."""
-    cells = tuple((",".join(f"{path}={_text(v)}" for path, v in zip(values, combination)),
+    cells = tuple((",".join(f"{path}={cell_text(v)}" for path, v in zip(values, combination)),
                    combination) for combination in itertools.product(*values.values()))
     return Grid(tuple((path, tuple(v)) for path, v in values.items()), cells)
 
 
-def _text(value) -> str:
+def cell_text(value) -> str:
     """A value as a cell's name writes it: as YAML, on one line."""
     if isinstance(value, str):
         return value

@@ -34,9 +34,9 @@ def parse(text: str) -> tuple[list, object]:
 
 def apply(document, overrides: list[str]):
     """The document with every override applied in turn (the document is not changed)."""
-    if not overrides:
-        return document
-    out = copy.deepcopy(document) if isinstance(document, dict) else {}
+    if not overrides or not isinstance(document, dict):
+        return document  # an empty file, or one that is not a mapping, is refused as it is
+    out = copy.deepcopy(document)
     for text in overrides:
         keys, value = parse(text)
         place = out

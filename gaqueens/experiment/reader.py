@@ -19,12 +19,12 @@ what is expected (the YAML itself is read by ``yaml_file``).
 from __future__ import annotations
 
 import math
-import os
 import re
 from dataclasses import replace
 from pathlib import Path
 
 from gaqueens.board import has_solution
+from gaqueens.files import folder_problem
 from gaqueens.experiment.baseline_keys import BOARDS, read_baselines
 from gaqueens.experiment.checker import Checker
 from gaqueens.experiment.ga_keys import NAME, NAME_CHARS, read_ga, read_variants
@@ -38,6 +38,7 @@ from gaqueens.ranges import Whole
 TOP_KEYS = ("name", "boards", "seeds", "ga", "variants", "grid", "baselines", "reference", "output")
 SEED = Whole(0, 2**63 - 1)
 MAX_SEEDS = 1_000_000  # seeds in one sweep: every run is listed before the sweep starts
+MAX_RUNS = 10_000_000  # runs in one sweep, all entries, boards and seeds together
 
 
 def load(path, *, output=None, seeds: tuple[int, int] | None = None,
@@ -101,13 +102,25 @@ class _Reader(Checker):
         entries += read_variants(self, data.get("variants", {}), ga)
         cells, grid = read_grid(self, data.get("grid", {}), ga, {entry.name for entry in entries})
         entries += cells
-        entries += read_baselines(self, data.get("baselines", []))
+        baselines = read_baselines(self, data.get("baselines", []))
+        for entry in baselines:
+            if any(entry.name == other.name for other in entries):
+                self.fail(f"baselines.{entry.name}", "is also the name of a GA variant: give each "
+                          "its own name")
+        entries += baselines
         if not entries:
             self.fail("ga", "is none and there are no baselines: nothing to run")
         for entry in entries:
             self.solvable(entry, boards)
         reference = self.reference(data.get("reference", {}), boards, entries)
         file_seeds = self.seeds(data.get("seeds", {}))
+        first, last = file_seeds if seeds is None else seeds
+        runs = sum(sum(entry.runs_on(board) for board in boards)
+                   * (1 if entry.runner.deterministic else last - first + 1) for entry in entries)
+        if runs > MAX_RUNS:
+            self.fail("seeds" if seeds is None else "", f"with its {len(entries)} algorithms and "
+                      f"{len(boards)} boards make {runs:,} runs, more than {MAX_RUNS:,}: split the "
+                      "experiment")
         file_output = self.output("output", data.get("output", f"results/{name}"), used=output is None)
         return Experiment(
             name=name,
@@ -153,16 +166,9 @@ class _Reader(Checker):
         if not isinstance(value, str) or not value.strip() or "\0" in value:
             self.expect(key, "a folder path", value)
         path = Path(value)
-        if not used:
-            return path
-        try:
-            if path.exists() and not path.is_dir():
-                self.fail(key, f"{value} is a file, expected a folder")
-            existing = next(p for p in [path, *path.absolute().parents] if p.exists())
-        except OSError as error:
-            self.fail(key, f"{shown(value)} cannot be a folder ({error.strerror})")
-        if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
-            self.fail(key, f"{value} cannot be written ({existing} is not a writable folder)")
+        problem = folder_problem(path) if used else None
+        if problem:
+            self.fail(key, f"{shown(value) if 'cannot be a folder' in problem else value} {problem}")
         return path
 
     def reference(self, value, boards, entries) -> dict:
@@ -187,6 +193,9 @@ class _Reader(Checker):
                       f"every board in boards {list(boards)}: {entry.name} would not run")
         target = getattr(entry.settings, "target", 0)
         for i, board in enumerate(boards):
-            if not has_solution(board) and target in (0, None) and entry.runs_on(board):
+            if not has_solution(board) and target == 0 and entry.runs_on(board):
                 self.fail(f"boards[{i}]", f"is {board}, which has no solution: {entry.name} cannot "
                           "reach 0 conflicts (boards 2 and 3 have none)")
+            if board == 1 and target is None and entry.runs_on(board):
+                self.fail(f"boards[{i}]", f"is 1 and {entry.name} has stop.target none: one queen "
+                          "is solved by the first population, and has nothing to vary")

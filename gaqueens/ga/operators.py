@@ -264,6 +264,33 @@ def _write(genomes: np.ndarray, row: int, genome, operator: Operator) -> None:
     genomes[row] = genome
 
 
+def try_out(kind: str, operator: Operator, size: int = 8) -> str | None:
+    """What goes wrong when an operator of ``kind`` (select, survivors, crossover, mutation) is
+    applied once, DEAP's way, to permutations of 0..size-1 with a fixed generator, or None: a
+    wrong argument, or a genome that is no longer a permutation, found when a file loads."""
+    from gaqueens.ga.randomness import Bound
+
+    generator = random.Random(0)
+    function, arguments = operator.deap()
+    function = Bound(generator)(function)
+    genomes = [generator.sample(range(size), size) for _ in range(2)]
+    try:
+        if kind in ("select", "survivors"):
+            individuals = [_Ranked(value, row) for row, value in enumerate([3, 1, 4, 1, 5, 9, 2, 6])]
+            chosen = function(individuals, 4, **arguments)
+            if len(chosen) != 4 or any(not isinstance(c, _Ranked) for c in chosen):
+                return "does not return k of the individuals it is given"
+            return None
+        out = function(*genomes[:2 if kind == "crossover" else 1], **arguments)
+    except Exception as error:
+        return f"raises {type(error).__name__}: {error}"
+    for genome in (out if isinstance(out, tuple) else [None]):
+        if genome is None or sorted(genome) != list(range(size)):
+            return (f"does not keep a genome a permutation of 0..N-1 (a {kind} returns the "
+                    f"{'two genomes' if kind == 'crossover' else 'genome'} in a tuple)")
+    return None
+
+
 def built_in(operator: Operator) -> bool:
     """Whether gaqueens wrote the operator (so it keeps permutations by construction)."""
     return not isinstance(operator, (DeapOperator, FunctionOperator))

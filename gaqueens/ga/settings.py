@@ -92,7 +92,7 @@ class GaSettings:
                 raise ValueError(f"{name} does not apply: {reason}")
         problem = combination_problem(self)
         if problem:
-            raise ValueError(problem)
+            raise ValueError(" ".join(problem))
 
     @property
     def children(self) -> int:
@@ -145,14 +145,22 @@ def not_applicable(settings) -> dict[str, str]:
     return out
 
 
-def combination_problem(settings: GaSettings) -> str | None:
-    """What makes settings that are each in range impossible together, or None."""
-    if settings.scheme == "mu,lambda" and settings.offspring < settings.population:
-        return (f"offspring must be at least population ({settings.population}) with scheme "
-                f"mu,lambda, got {settings.offspring}")
-    if settings.variation == "or" and settings.crossover_rate + settings.mutpb > 1:
-        return (f"cxpb + mutpb must be at most 1 with variation or, got {settings.crossover_rate}"
-                f" + {settings.mutpb}")
-    if settings.variation == "or" and settings.crossover_rate and settings.population < 2:
-        return "a crossover with variation or needs a population of at least 2"
+def combination_problem(settings) -> tuple[str, str] | None:
+    """(the setting to change, what it must be) for settings each in range but impossible
+    together, or None; ``settings`` is a GaSettings or a mapping of some of its fields (the
+    rest at their defaults). The message names the other settings by their bare names."""
+    def get(name):
+        if isinstance(settings, dict):
+            return settings.get(name, default(name))
+        return getattr(settings, name)
+
+    if get("scheme") == "mu,lambda" and get("offspring") < get("population"):
+        return "offspring", (f"must be at least population ({get('population')}) with scheme "
+                             f"mu,lambda, got {get('offspring')}")
+    cxpb = 0 if isinstance(get("crossover"), NoCrossover) else get("cxpb")
+    if get("variation") == "or" and cxpb + get("mutpb") > 1:
+        return "mutpb", (f"must be at most 1 - cxpb ({1 - cxpb:g}) with variation or, got "
+                         f"{get('mutpb')}")
+    if get("variation") == "or" and cxpb and get("population") < 2:
+        return "population", "must be at least 2 for a crossover with variation or"
     return None

@@ -41,8 +41,9 @@ def cells(summary: pd.DataFrame, grid, ga_name: str | None) -> pd.DataFrame:
     runs, and ratio (the cell's median over the ga's on that board, nan without a ga)."""
     by_name = dict(grid.cells)
     rows = summary[summary["algorithm"].isin(by_name)].copy()
-    for i, path in enumerate(grid.paths):
-        rows[path] = [by_name[name][i] for name in rows["algorithm"]]
+    for i, path in enumerate(grid.paths):  # objects: values as the grid gives them (0, not 0.0)
+        rows[path] = pd.Series([by_name[name][i] for name in rows["algorithm"]], index=rows.index,
+                               dtype=object)
     reference = {}
     if ga_name is not None:
         ga = summary[summary["algorithm"] == ga_name]
@@ -56,16 +57,23 @@ def _numeric(values) -> bool:
     return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
 
 
+def _key(value) -> str:
+    """A value as a cell's name writes it, so that a mapping (an operator) can be looked up."""
+    from gaqueens.experiment.grid import cell_text
+
+    return cell_text(value)
+
+
 def _lines(rows: pd.DataFrame, grid, path: str, fixed: dict):
     """For one path: (label of the other settings, rows of each line) with the other paths at
     the ga's values where the grid has them, else one line per combination of their values."""
     others = [p for p in grid.paths if p != path]
-    choices = [[fixed[p]] if fixed.get(p) in dict(grid.values)[p] else list(dict(grid.values)[p])
-               for p in others]
+    choices = [[fixed[p]] if _key(fixed.get(p)) in map(_key, dict(grid.values)[p])
+               else list(dict(grid.values)[p]) for p in others]
     for combination in itertools.product(*choices):
         chosen = rows
         for other, value in zip(others, combination):
-            chosen = chosen[chosen[other].map(lambda v, value=value: v == value)]
+            chosen = chosen[[_key(v) == _key(value) for v in chosen[other]]]
         varied = [f"{o}={v}" for o, v, c in zip(others, combination, choices) if len(c) > 1]
         yield ", ".join(varied), chosen
 
@@ -83,25 +91,26 @@ def lines_plot(table: pd.DataFrame, grid, fixed: dict, path: Path, title: str) -
     for axes, setting in zip(panels, paths):
         values = list(dict(grid.values)[setting])
         numeric = _numeric(values)
-        position = {v: (v if numeric else i) for i, v in enumerate(values)}
+        position = {_key(v): (v if numeric else i) for i, v in enumerate(values)}
         for style, (label, chosen) in zip(itertools.cycle(styles), _lines(table, grid, setting, fixed)):
             for board in boards:
                 rows = chosen[chosen["board"] == board]
-                rows = rows.assign(x=rows[setting].map(lambda v: position[v])).sort_values("x")
+                rows = rows.assign(x=[position[_key(v)] for v in rows[setting]]).sort_values("x")
                 median = rows["median"].where(np.isfinite(rows["median"]))
                 low = (median - rows["ci_low"]).clip(lower=0)
                 high = (rows["ci_high"] - median).where(np.isfinite(rows["ci_high"]), 0)
                 axes.errorbar(rows["x"], median, yerr=[low, high], color=colors[board], ls=style,
                               marker="o", ms=4, lw=1.4, capsize=2,
                               label=f"{board} x {board}" + (f"; {label}" if label else ""))
-        if fixed.get(setting) in position:
-            axes.axvline(position[fixed[setting]], color="0.5", ls=":", lw=1)
-        if numeric and max(values) / max(min(values), 1e-12) >= SETTING_AXIS_LOG:
+        marked = _key(fixed.get(setting)) in position
+        if marked:
+            axes.axvline(position[_key(fixed[setting])], color="0.5", ls=":", lw=1)
+        if numeric and min(values) > 0 and max(values) / min(values) >= SETTING_AXIS_LOG:
             axes.set_xscale("log")
-        axes.set_xticks(list(position.values()), [str(v) for v in values])
+        axes.set_xticks(list(position.values()), list(position))
         axes.minorticks_off()
         axes.set_yscale("log")
-        axes.set_xlabel(setting + (" (dotted: the ga's)" if fixed.get(setting) in position else ""))
+        axes.set_xlabel(setting + (" (dotted: the ga's)" if marked else ""))
         axes.grid(True, which="major", alpha=0.3)
     panels[0].set_ylabel("median evaluations (95% CI)")
     handles, labels = panels[0].get_legend_handles_labels()
@@ -118,6 +127,7 @@ def heatmap(table: pd.DataFrame, grid, fixed: dict, path: Path, title: str) -> N
 
     rows_path, columns_path = grid.paths
     row_values, column_values = (list(dict(grid.values)[p]) for p in grid.paths)
+    row_keys, column_keys = [_key(v) for v in row_values], [_key(v) for v in column_values]
     boards = sorted(table["board"].unique())
     columns = min(len(boards), 4)
     lines = -(-len(boards) // columns)
@@ -134,7 +144,7 @@ def heatmap(table: pd.DataFrame, grid, fixed: dict, path: Path, title: str) -> N
         grid_ratio = np.full((len(row_values), len(column_values)), np.nan)
         rows = table[table["board"] == board]
         for first, second, ratio in zip(rows[rows_path], rows[columns_path], rows["ratio"]):
-            grid_ratio[row_values.index(first), column_values.index(second)] = ratio
+            grid_ratio[row_keys.index(_key(first)), column_keys.index(_key(second))] = ratio
         with np.errstate(divide="ignore"):
             axes.imshow(np.log2(grid_ratio), cmap=colormap, norm=norm, aspect="auto")
         for (i, j), ratio in np.ndenumerate(grid_ratio):
@@ -142,12 +152,12 @@ def heatmap(table: pd.DataFrame, grid, fixed: dict, path: Path, title: str) -> N
             dark = np.isfinite(ratio) and abs(math.log2(ratio)) > 0.6 * span
             axes.text(j, i, text, ha="center", va="center", fontsize=8,
                       color="white" if dark else "black")
-        if fixed.get(rows_path) in row_values and fixed.get(columns_path) in column_values:
-            i, j = row_values.index(fixed[rows_path]), column_values.index(fixed[columns_path])
+        if _key(fixed.get(rows_path)) in row_keys and _key(fixed.get(columns_path)) in column_keys:
+            i, j = row_keys.index(_key(fixed[rows_path])), column_keys.index(_key(fixed[columns_path]))
             axes.add_patch(matplotlib.patches.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False,
                                                         lw=2, ec="black"))
-        axes.set_xticks(range(len(column_values)), [str(v) for v in column_values])
-        axes.set_yticks(range(len(row_values)), [str(v) for v in row_values])
+        axes.set_xticks(range(len(column_values)), column_keys)
+        axes.set_yticks(range(len(row_values)), row_keys)
         axes.set_xlabel(columns_path)
         axes.set_title(f"{board} x {board}", fontsize=10)
     for axes in panels[:, 0]:

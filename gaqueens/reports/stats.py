@@ -88,7 +88,11 @@ def kolmogorov_smirnov(first, second) -> float:
 def anderson_darling(first, second) -> float:
     """The p-value of the k-sample Anderson-Darling test on two samples (its midrank variant,
     for discrete data). scipy interpolates it from tables, so it is floored at 0.001 and capped
-    at 0.25."""
+    at 0.25. nan when either sample has fewer than two runs, or the two together fewer than two
+    distinct values: the test has too little to rank."""
+    values = np.concatenate([np.asarray(first, dtype=float), np.asarray(second, dtype=float)])
+    if min(len(first), len(second)) < 2 or len(np.unique(values)) < 2:
+        return float("nan")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # the floor and cap, stated above
         try:
