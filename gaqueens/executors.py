@@ -160,15 +160,18 @@ class _Pool:
             self.stop()
 
     def _hand_out(self, batches, todo) -> None:
-        for ours, (_, held) in self.workers.items():
-            while len(held) < self.AHEAD and todo:
-                index = todo.popleft()
-                try:
-                    ours.send((index, batches[index]))
-                except OSError:  # it died: its sentinel tells
-                    todo.appendleft(index)
-                    break
-                held.append(index)
+        """Fills every worker's hands, a batch to each in turn, so that the first (largest)
+        batches go to different workers rather than two to the first."""
+        for depth in range(1, self.AHEAD + 1):
+            for ours, (_, held) in self.workers.items():
+                if len(held) < depth and todo:
+                    index = todo.popleft()
+                    try:
+                        ours.send((index, batches[index]))
+                    except OSError:  # it died: its sentinel tells
+                        todo.appendleft(index)
+                        continue
+                    held.append(index)
 
     def _replace(self, ours, batches, todo, lost) -> None:
         """A worker died: the batch it ran counts a loss, its batches go back at the head of

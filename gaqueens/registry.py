@@ -136,6 +136,12 @@ def execute(algorithm: Algorithm, settings, board: int, seed: int) -> Result:
     return replace(result, seconds=time.perf_counter() - start)
 
 
+def runs_together(algorithm: Algorithm, settings, board: int) -> bool:
+    """Whether execute_batch advances a batch's runs together in one array (the GA's batched
+    family, gaqueens.ga.batched), where a larger batch costs less per run."""
+    return algorithm.run is ga.run and ga.batched.covers(settings, board)
+
+
 def execute_batch(algorithm: Algorithm, settings, board: int, seeds: list[int]) -> list[tuple[int, Result]]:
     """Runs one algorithm on one board for several seeds: the unit of work sent to a worker.
     The GA's seeds run together (ga.run_many: each run its seed's own, its ``seconds`` its share

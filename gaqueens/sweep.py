@@ -33,9 +33,13 @@ from gaqueens.checks import Invalid, entry_claims, run_problem
 from gaqueens.reports import outputs
 from gaqueens.cli import Parser
 from gaqueens.experiment import BadInput, Experiment, load, parse_seeds, run_settings
+from gaqueens.registry import runs_together
 from gaqueens.store import Busy, Store, Unreadable, WriteFailed
 
-BATCH = 25  # runs sent to a worker at once: at most this many are lost with it
+BATCH = 25  # runs sent to a worker at once, one after another: at most this many are lost with it
+TOGETHER = 50  # the same for runs advanced together (the GA's published family), which cost
+# less the more seeds share the arrays: the published table's runs take about 20% less CPU in
+# batches of 50 seeds than of 25 (ga.run_many on boards 8 to 128, seeds 1 to 100)
 
 
 class Interrupted(Exception):
@@ -48,14 +52,19 @@ class Rejected(Exception):
 
 def batches(experiment: Experiment, todo: list[tuple[str, int, int]], workers: int) -> list[tuple]:
     """The runs to do, grouped by algorithm and board into batches of a few seeds, the largest
-    boards first so that the longest runs start early."""
+    boards first so that the longest runs start early: runs made one after another in batches
+    of at most BATCH, at least two a worker for each group; runs advanced together in as few
+    batches as there are workers, of at most TOGETHER."""
     seeds = defaultdict(list)
     for algorithm, board, seed in todo:
         seeds[algorithm, board].append(seed)
     out = []
     for (name, board), group in sorted(seeds.items(), key=lambda item: -item[0][1]):
-        size = max(1, min(BATCH, len(group) // (2 * workers)))
         entry = experiment.entry(name)
+        if runs_together(entry.runner, entry.settings, board):
+            size = min(TOGETHER, -(-len(group) // workers))
+        else:
+            size = max(1, min(BATCH, len(group) // (2 * workers)))
         out += [(name, entry.runner, entry.settings, board, group[i:i + size])
                 for i in range(0, len(group), size)]
     return out
@@ -279,5 +288,20 @@ def _fault_line(error: Exception, folder) -> str:
     return f"unexpected {type(error).__name__}: {error}; {KEPT}"
 
 
+def _exit(status: int) -> None:
+    """Ends the command with ``status``. After a sweep that ended well, every file is written
+    and closed, the store closed and every process joined: it skips the interpreter's own
+    teardown of pandas, matplotlib and pyarrow (about 0.4 s) once stdout and stderr are
+    flushed. Any other ending, or output that cannot be flushed, exits as usual."""
+    if status != cli.DONE:
+        sys.exit(status)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):  # a closed pipe: the usual exit reports it as Python does
+        sys.exit(status)
+    os._exit(status)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    _exit(main())

@@ -23,6 +23,25 @@ def _median(sample, axis=-1):
     return np.median(sample, axis=axis)
 
 
+@given(st.lists(st.sampled_from([20.0, 40.0, 60.0, 140.0, 2450.0, resampling.CENSORED]),
+                min_size=1, max_size=120), st.integers(1, 120), st.integers(0, 2**32))
+def test_resampled_medians_are_those_of_plain_resamples(work, size, seed):
+    """resampling.medians draws from the generator what rng.choice draws and gives exactly
+    np.median of each resample, censored runs and ties included."""
+    work = np.array(work)
+    ours = resampling.medians(work, np.random.default_rng(seed), size)
+    plain = np.median(np.random.default_rng(seed).choice(work, (resampling.RESAMPLES, size)),
+                      axis=1)
+    assert np.array_equal(ours, plain)
+
+
+def test_resampled_medians_leave_the_generator_where_rng_choice_does():
+    ours, plain = np.random.default_rng(3), np.random.default_rng(3)
+    resampling.medians(np.arange(7.0), ours, 5)
+    plain.choice(np.arange(7.0), (resampling.RESAMPLES, 5))
+    assert ours.integers(0, 2**62) == plain.integers(0, 2**62)
+
+
 @pytest.mark.parametrize("median, size", [(140, 100), (2450, 100), (16500, 60)])
 def test_median_interval_agrees_with_scipy_bootstrap(median, size):
     """Both are percentile bootstraps: they differ by resampling noise alone, here within one

@@ -101,6 +101,73 @@ def test_the_python_api_reads_runs_and_traces_as_dataframes(tmp_path):
     assert set(traces.columns) >= {"generation", "evaluations", "best", "median", "worst", "mean"}
 
 
+def test_the_command_ends_with_its_table_printed_and_every_file_written_and_closed(tmp_path):
+    """``python -m gaqueens.sweep`` leaves at once after a sweep that ended well (sweep._exit):
+    nothing it prints or writes is lost, the store is whole and no worker outlives it."""
+    out = tmp_path / "out"
+    done = subprocess.run(
+        [sys.executable, "-m", "gaqueens.sweep", experiment_file(tmp_path), "--out", str(out),
+         "--workers", "2"], capture_output=True, text=True, env=QUIET, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert not (out / "runs.sqlite-wal").exists()  # the store closed: its log folded in
+    assert done.stdout.strip().splitlines()[-1].startswith("| ga | 10 | 6/6 |")
+    assert done.stderr.strip().endswith("summary.md and plots")
+    assert stored(out) == (12, 6)
+    assert json.loads((out / "manifest.json").read_text())["status"] == "complete"
+    assert (out / "summary.md").read_text().endswith("\n")
+    assert len(pd.read_csv(out / "runs.csv")) == 12
+    assert all((out / name).stat().st_size > 0 for name in ("convergence.png", "ecdf.png"))
+    assert not list(out.glob("*.partial*"))
+
+
+def test_batches_hold_more_seeds_when_their_runs_advance_together(tmp_path):
+    """The GA's published family runs a batch's seeds together (registry.runs_together): as
+    many batches as workers, of at most TOGETHER seeds; runs made one after another keep
+    batches of at most BATCH, at least two a worker (sweep.batches)."""
+    from gaqueens.sweep import BATCH, TOGETHER, batches
+
+    def sizes(text, workers):
+        experiment = load(experiment_file(tmp_path, text))
+        return [(batch[0], batch[3], len(batch[4]))
+                for batch in batches(experiment, experiment.tasks(), workers)]
+
+    published = "boards: [8, 128]\nseeds: {first: 1, last: 100}\n"
+    assert sizes(published, 2) == [("ga", 128, 50)] * 2 + [("ga", 8, 50)] * 2
+    assert sizes(published, 3) == [("ga", 128, 34)] * 2 + [("ga", 128, 32)] + [
+        ("ga", 8, 34)] * 2 + [("ga", 8, 32)]
+    assert sizes(published.replace("100", "1000"), 2) == [("ga", 128, TOGETHER)] * 20 + [
+        ("ga", 8, TOGETHER)] * 20
+    one_by_one = "boards: [8]\nseeds: {first: 1, last: 200}\nga: {variation: and, mutpb: 1}\n"
+    assert sizes(one_by_one, 2) == [("ga", 8, BATCH)] * 8
+    baseline = "boards: [8]\nseeds: {first: 1, last: 20}\nga: none\nbaselines: [local-search]\n"
+    assert sizes(baseline, 2) == [("local-search", 8, 5)] * 4
+
+
+def test_workers_are_handed_a_batch_each_before_any_gets_a_second():
+    """The first batches are the largest boards' (sweep.batches): two workers must not both
+    wait while one holds the two largest (executors._Pool._hand_out)."""
+    from collections import deque
+
+    from gaqueens import executors
+
+    class Pipe:
+        def __init__(self):
+            self.sent = []
+
+        def send(self, message):
+            self.sent.append(message[0])
+
+    pool = executors._Pool.__new__(executors._Pool)
+    first, second = Pipe(), Pipe()
+    pool.workers = {first: (None, deque()), second: (None, deque())}
+    todo = deque(range(5))
+    pool._hand_out(["batch"] * 5, todo)
+    assert first.sent == [0, 2] and second.sent == [1, 3] and list(todo) == [4]
+    pool.workers[second][1].popleft()  # the second finished its first batch
+    pool._hand_out(["batch"] * 5, todo)
+    assert second.sent == [1, 3, 4] and not todo
+
+
 # ---- interruptions, in a real process -----------------------------------------------------------
 
 def test_kill_9_loses_only_the_runs_in_flight_and_a_rerun_completes_them(tmp_path):

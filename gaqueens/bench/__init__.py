@@ -18,7 +18,8 @@ min..max), never a threshold that could fail. Its sections:
     --quiet` (default workers, tables and plots included; and with --workers 1, to show what
     the pool gains on this machine) against genoxide's single-process sweep of the same boards
     and seeds (the internal mode --genoxide-table), all subprocesses, so all pay their
-    start-up; and the median evaluations per board of each engine.
+    start-up; the ratio beside issue 11's goal (at most 0.4); and the median evaluations per
+    board of each engine.
 (c) the main job, `python -m gaqueens.sweep experiments/n8.yaml --quiet`, end to end,
     and the imports it pays for (python -X importtime).
 (d) per board: the median wall time of one run of the local search (when registered), the GA

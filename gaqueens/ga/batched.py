@@ -141,7 +141,7 @@ def run_many(settings: GaSettings, board: int, seeds) -> list[Result]:
     runs = Runs(settings, board, seeds)
     history = runs.history
     target, generation = settings.target, 0
-    draws = Draws(calls(settings, board), runs.randomness[0].block)
+    draws = Draws(calls(settings, board))
     shares = np.zeros(len(seeds))  # each run's share of the wall time
     passed = 0.0  # the share of a run running since the start
     clock = time.perf_counter()
@@ -161,18 +161,17 @@ def run_many(settings: GaSettings, board: int, seeds) -> list[Result]:
         if runs.ended == runs.rows():
             runs.settle()
             break
-        t = generation % draws.chunk
-        if not draws.stacked(t):  # a new window of draws: the ended runs drop out first
+        if not draws.stacked(generation):  # a new window of draws: ended runs drop out first
             if runs.ended:
                 runs.compact()
-            if t == 0:
-                draws.draw(runs.ids, [runs.randomness[i] for i in runs.ids])
-            draws.stack(t, runs.ids, runs.mu, generation)
+            if not draws.drawn(generation):
+                draws.draw(generation, runs.ids, [runs.randomness[i] for i in runs.ids])
+            draws.stack(generation, runs.ids, runs.mu)
         if history.used == history.size:
             runs.settle()
             history.flush(runs.alive.nonzero()[0], runs.ids[runs.alive])
+        step(runs, draws.take(generation))
         generation += 1
-        step(runs, draws.take(t))
         history.record(runs.values, runs.fitness.evaluations)
         now = time.perf_counter()
         passed += (now - clock) / (runs.rows() - runs.ended)

@@ -4,11 +4,12 @@ other seeds' a window of generations at a time.
 
 A generation of the general engine (gaqueens.ga.numpy_engine, variation each, a built-in
 selection and Swap(1)) makes the numpy calls of ``calls`` in that order; Randomness serves each
-(low, high, size) from a block drawn for 256 calls. ``Draws.draw`` takes each seed's next
-``chunk`` generations of each call at once (Randomness.ahead), so that each block is drawn
-where the first of its calls would draw it: chunks of 256 generations, or 128 when two calls
-share a block (Uniform's (0, mu, lambda) and the swap's (0, n, lambda) when mu = n, or its
-(0, n - 1, lambda) when mu = n - 1). tests/test_batched.py checks such cases run by run.
+(low, high, size) from blocks drawn for 16, 32, ... up to 256 calls. ``Draws.draw`` takes each
+seed's next ``chunk`` generations of each call at once (Randomness.ahead), so that each block is
+drawn where the first of its calls would draw it: a chunk ends where the first of the keys'
+blocks ends, which is sooner for a key that two calls share (Uniform's (0, mu, lambda) and the
+swap's (0, n, lambda) when mu = n, or its (0, n - 1, lambda) when mu = n - 1: its block serves
+half as many generations). tests/test_batched.py checks such cases run by run.
 """
 
 from __future__ import annotations
@@ -34,41 +35,51 @@ def calls(settings: GaSettings, board: int) -> list[tuple]:
 class Draws:
     """The running seeds' draws, a chunk of generations at a time.
 
-    ``draw`` takes the chunk's blocks from each seed's own Randomness (the drawing itself).
-    ``stack(t, seeds, mu, generation)`` lays out the draws of a window of generations from t
-    (the run's ``generation``) for the rows
-    of ``seeds`` (in the chunk, in its order), whose populations start mu rows apart:
-    windows of 8 generations at a chunk's start, growing to 64, so that short runs stack
-    little. ``take(t)`` gives generation t's: the rows of the parents' entrants (rows,
-    lambda, entrants), the tournament's or the uniform pick, and the swap's two positions in
-    planes (2, rows, lambda), the second made other than the first as Swap does.
+    ``draw(generation, seeds, randomness)`` takes the blocks of the chunk starting at
+    ``generation`` from each seed's own Randomness (the drawing itself). ``stack(generation,
+    seeds, mu)`` lays out the draws of a window of generations from ``generation`` for the rows
+    of ``seeds`` (in the chunk, in its order), whose populations start mu rows apart: windows
+    of 8 generations at a run's start, growing to 64, so that short runs stack little; none
+    crosses a chunk's end. ``take(generation)`` gives that generation's: the rows of the
+    parents' entrants (rows, lambda, entrants), the tournament's or the uniform pick, and the
+    swap's two positions in planes (2, rows, lambda), the second made other than the first as
+    Swap does.
     """
 
-    def __init__(self, calls: list[tuple], block: int):
+    def __init__(self, calls: list[tuple]):
         self.calls = calls
-        self.chunk = block // max(calls.count(key) for key in calls)  # blocks drawn at its start
         self.keys = list(dict.fromkeys(calls))  # in the order of their first call
+        self.uses = {key: calls.count(key) for key in self.keys}  # calls per generation
         self.blocks: dict[tuple, list[np.ndarray]] = {}
         self.seeds = np.empty(0, dtype=np.int64)
-        self.start, self.end = 0, 0  # the window's generations in the chunk
+        self.begin, self.end = 0, 0  # the chunk's generations
+        self.start, self.stop = 0, 0  # the window's generations
         self.entrants = self.positions = np.empty(0)
 
-    def draw(self, seeds: np.ndarray, randomness: list[Randomness]) -> None:
-        """The next chunk's blocks of the seeds ``seeds`` (ascending), from their generators."""
+    def drawn(self, generation: int) -> bool:
+        return generation < self.end
+
+    def draw(self, generation: int, seeds: np.ndarray, randomness: list[Randomness]) -> None:
+        """The blocks of the chunk from ``generation`` (where the last ended) of the seeds
+        ``seeds`` (ascending), from their generators, which all stand at the same call."""
+        lead = randomness[0]  # the seeds' blocks start and end together
+        chunk = min((lead.left(*key) or lead.next_block(*key)) // self.uses[key]
+                    for key in self.keys)
         for key in self.keys:
-            uses = self.calls.count(key)
+            uses = self.uses[key]
             children = key[2][0] if isinstance(key[2], tuple) else key[2]  # (lambda, ...)
-            self.blocks[key] = [r.ahead(*key, uses * self.chunk).reshape(
-                self.chunk, uses, children, -1) for r in randomness]
-        self.seeds, self.start, self.end = seeds, 0, 0
+            self.blocks[key] = [r.ahead(*key, uses * chunk).reshape(chunk, uses, children, -1)
+                                for r in randomness]
+        self.seeds, self.begin, self.end = seeds, generation, generation + chunk
+        self.start = self.stop = generation
 
-    def stacked(self, t: int) -> bool:
-        return self.start <= t < self.end
+    def stacked(self, generation: int) -> bool:
+        return self.start <= generation < self.stop
 
-    def stack(self, t: int, seeds: np.ndarray, mu: int, generation: int) -> None:
-        size = min(64, max(8, generation))  # 8, 8, 16, 32, 64, ...: none crosses a chunk's end
-        self.start, self.end = t, min(t + size, self.chunk)
-        window = slice(self.start, self.end)
+    def stack(self, generation: int, seeds: np.ndarray, mu: int) -> None:
+        size = min(64, max(8, generation))  # 8, 8, 16, 32, 64, ...
+        self.start, self.stop = generation, min(generation + size, self.end)
+        window = slice(self.start - self.begin, self.stop - self.begin)
         places = np.searchsorted(self.seeds, seeds).tolist()
         seen: dict = {}
         columns = []
@@ -81,8 +92,8 @@ class Draws:
         self.entrants = columns[0] + _bases(len(seeds), mu)[None, :, :, None]
         self.positions = np.stack((first, second), axis=1)  # (window, 2, rows, lambda)
 
-    def take(self, t: int) -> tuple[np.ndarray, np.ndarray]:
-        return self.entrants[t - self.start], self.positions[t - self.start]
+    def take(self, generation: int) -> tuple[np.ndarray, np.ndarray]:
+        return self.entrants[generation - self.start], self.positions[generation - self.start]
 
 
 @cache

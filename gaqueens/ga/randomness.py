@@ -55,23 +55,30 @@ def _copy(function: types.FunctionType, names: dict) -> types.FunctionType:
     return copy
 
 
+FIRST_BLOCK, BLOCK = 16, 256  # calls in a key's first block, and at most in any block
+
+
 class Randomness:
     """A run's random numbers, from its seed alone.
 
     ``numpy`` is the run's numpy Generator and ``random`` its random.Random; ``deap(function)``
     is a DEAP-style function drawing from ``random`` (see Bound).
 
-    ``integers(low, high, size)`` and ``uniform(size)`` serve numpy draws in blocks of
-    ``block`` calls: numpy's Generator costs about 5 microseconds a call whatever its size,
-    more than a generation's draws themselves. Each returns the next row of a block drawn for
-    that (low, high, size), or that size: read it, do not change it.
+    ``integers(low, high, size)`` and ``uniform(size)`` serve numpy draws in blocks drawn for
+    many calls: numpy's Generator costs about 10 microseconds a call for a few hundred numbers,
+    more than a generation's draws themselves. A key's (its (low, high, size), or its size)
+    blocks grow: ``first`` calls, then twice as many each time, up to ``block`` (16, 32, 64,
+    128, 256, 256, ...), so that a short run (the published GA solves board 8 after 5
+    generations at the median) draws little and a long one draws rarely: on board 8, drawing
+    blocks of 256 from the start took some 40% of ga.run_many's time (cProfile). Each call returns the next row of its key's block:
+    read it, do not change it.
     """
 
-    def __init__(self, seed: int, block: int = 256):
+    def __init__(self, seed: int, first: int = FIRST_BLOCK, block: int = BLOCK):
         self.seed = seed
         self.numpy = np.random.default_rng(seed)
-        self.block = block
-        self._blocks: dict[tuple, list] = {}
+        self.first, self.block = first, block
+        self._blocks: dict[tuple, list] = {}  # key -> [block, calls served, blocks drawn]
 
     @cached_property
     def random(self) -> random.Random:
@@ -89,28 +96,49 @@ class Randomness:
     def uniform(self, size: int) -> np.ndarray:
         return self._next(("uniform", size), self.numpy.random)
 
+    def left(self, low: int, high: int, size) -> int:
+        """How many calls ``integers(low, high, size)`` the key's current block still serves
+        before a new one is drawn: 0 when the next call draws one, ``first`` at the start."""
+        entry = self._blocks.get((low, high, size))
+        return self.first if entry is None else len(entry[0]) - entry[1]
+
+    def next_block(self, low: int, high: int, size) -> int:
+        """How many calls the key's next block will serve."""
+        entry = self._blocks.get((low, high, size))
+        return self._calls(0 if entry is None else entry[2])
+
     def ahead(self, low: int, high: int, size, count: int) -> np.ndarray:
         """The draws of the next ``count`` calls ``integers(low, high, size)``, one array of
         shape (count, *size), drawn from the generator exactly where those calls would draw
-        them: the block is drawn anew only when the first of the calls would. The calls must
-        not run past the block (ValueError), so a block of 256 is taken in slices of 256, 128,
-        ... from its start. gaqueens.ga.batched takes many generations' draws at once so."""
+        them: a block is drawn anew only when the first of the calls would. The calls must
+        not run past the block (ValueError): ``left`` and ``next_block`` say how many it
+        holds. gaqueens.ga.batched takes many generations' draws at once so."""
         key = (low, high, size)
         entry = self._blocks.get(key)
-        if entry is None or entry[1] == self.block:
-            entry = self._blocks[key] = [self.numpy.integers(low, high, self._shape(size)), 0]
-        if entry[1] + count > self.block:
-            raise ValueError(f"{count} calls from call {entry[1]} run past a block of {self.block}")
+        if entry is None or entry[1] == len(entry[0]):
+            entry = self._draw(key, lambda shape: self.numpy.integers(low, high, shape))
+        if entry[1] + count > len(entry[0]):
+            raise ValueError(f"{count} calls from call {entry[1]} run past a block of "
+                             f"{len(entry[0])}")
         entry[1] += count
         return entry[0][entry[1] - count: entry[1]]
 
-    def _shape(self, size) -> tuple:
-        """A block's shape: ``block`` calls of ``size`` (a number or a tuple)."""
-        return (self.block, *(tuple(size) if isinstance(size, (tuple, list)) else (size,)))
+    def _calls(self, drawn: int) -> int:
+        """The calls in a key's block after ``drawn`` blocks: first, 2 first, ... up to block."""
+        return min(self.block, self.first << min(drawn, 32))  # (no huge shifts)
+
+    def _draw(self, key: tuple, draw) -> list:
+        """Draws the key's next block: calls of ``size`` (key[-1], a number or a tuple)."""
+        entry = self._blocks.get(key)
+        drawn = 0 if entry is None else entry[2]
+        size = key[-1]
+        shape = (self._calls(drawn), *(tuple(size) if isinstance(size, (tuple, list)) else (size,)))
+        entry = self._blocks[key] = [draw(shape), 0, drawn + 1]
+        return entry
 
     def _next(self, key: tuple, draw) -> np.ndarray:
         entry = self._blocks.get(key)
-        if entry is None or entry[1] == self.block:
-            entry = self._blocks[key] = [draw(self._shape(key[-1])), 0]
+        if entry is None or entry[1] == len(entry[0]):
+            entry = self._draw(key, draw)
         entry[1] += 1
         return entry[0][entry[1] - 1]

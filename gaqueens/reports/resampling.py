@@ -30,10 +30,21 @@ def uncensor(values):
 
 
 def medians(work: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
-    """The medians of RESAMPLES samples of ``size`` drawn from ``work`` with replacement (each
-    row sorted: numpy's sort is several times faster here than np.median's partition)."""
-    rows = np.sort(rng.choice(work, (RESAMPLES, size)), axis=1)
-    return (rows[:, (size - 1) // 2] + rows[:, size // 2]) / 2
+    """The medians of RESAMPLES samples of ``size`` drawn from ``work`` with replacement: the
+    very numbers of ``np.median(rng.choice(work, (RESAMPLES, size)), axis=1)``, in less than
+    half its time. rng.choice draws the picks as ``rng.integers(0, len(work), ...)``; taken as
+    the picked runs' places in the sorted work, the middle values of a sample are the sorted
+    work at the middle of its sorted places, and small integers sort several times faster than
+    floats (and numpy's sort several times faster here than np.median's partition).
+    tests/test_stats.py checks that both give the same numbers."""
+    work = np.asarray(work, dtype=float)
+    order = np.argsort(work, kind="stable")
+    rank = np.empty(len(work), dtype=np.int16 if len(work) <= 2**15 else np.int64)
+    rank[order] = np.arange(len(work))  # each run's place in the sorted work
+    picks = rank.take(rng.integers(0, len(work), (RESAMPLES, size)))
+    picks.sort(axis=1)
+    ordered = work[order]
+    return (ordered[picks[:, (size - 1) // 2]] + ordered[picks[:, size // 2]]) / 2
 
 
 def median_interval(work: np.ndarray, rng: np.random.Generator, level: float = 0.95):
