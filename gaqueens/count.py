@@ -4,7 +4,7 @@
 
 Prints both counts and the time, and whether they match the shipped table (OEIS A000170 and
 A002562) where it knows the board. N runs from 1 to 18; the count is compiled and uses every
-core (gaqueens.counting), and its time grows about seven times per row: the benchmark
+core (gaqueens.baselines.counting), and its time grows about seven times per row: the benchmark
 (``python -m gaqueens.bench``) times 16 and 17. Ctrl-C stops it within a fraction of a second.
 Exit status (gaqueens/cli.py): 0 done; 1 the counts differ from the table; 2 bad input or
 usage; 3 an unexpected error, in one line with the traceback in a temporary error.log; 130
@@ -19,7 +19,7 @@ import time
 
 from gaqueens import cli
 from gaqueens.board import known_solutions
-from gaqueens.counting import count
+from gaqueens.baselines.counting import count
 from gaqueens.cli import Parser
 
 LARGEST = 18

@@ -7,8 +7,9 @@ or ``module:object``), or by an import path in the file (``{plugin: package.modu
 algorithm is anything with the shape of a built-in baseline module: ``run(settings, board,
 seed) -> Result``, ``Settings`` (a frozen dataclass whose fields are its settings, with
 ranges.setting to have their ranges checked when a file loads), ``UNIT`` (its unit of work)
-and optionally ``DETERMINISTIC`` (True when the seed changes nothing) and ``PERMUTATION``
-(False when its placements may put two queens in a column).
+and optionally ``DETERMINISTIC`` (True when the seed changes nothing), ``PERMUTATION``
+(False when its placements may put two queens in a column) and ``prepare()`` (what every run
+needs loaded, called once a process before any run is timed).
 
 Operators: the built-in names (OPERATORS, per kind: select, survivors, crossover, mutation);
 any function of DEAP's deap.tools by its name, ``{deap: NAME, ...arguments}``; a user's own,
@@ -53,13 +54,16 @@ class Algorithm:
     unit: str
     deterministic: bool = False
     permutation: bool = True
+    prepare: Callable[[], None] | None = None  # loads, once a process, what every run needs
 
 
 ALGORITHMS: dict[str, Algorithm] = {
     "ga": Algorithm(ga.run, ga.GaSettings, ga.UNIT),
-    "local-search": Algorithm(local_search.run, local_search.Settings, local_search.UNIT),
+    "local-search": Algorithm(local_search.run, local_search.Settings, local_search.UNIT,
+                              prepare=local_search.prepare),
     "min-conflicts": Algorithm(min_conflicts.run, min_conflicts.Settings, min_conflicts.UNIT,
-                               permutation=False),  # columns may clash until it solves
+                               permutation=False,  # columns may clash until it solves
+                               prepare=min_conflicts.prepare),
     "backtracking": Algorithm(backtracking.run, backtracking.Settings, backtracking.UNIT,
                               deterministic=True),
     "backtracking-heuristic": Algorithm(backtracking_heuristic.run, backtracking_heuristic.Settings,
@@ -126,11 +130,19 @@ def _shaped(target, where: str) -> Algorithm:
         raise Unknown(f"({where}) has a Settings that is not a dataclass")
     return Algorithm(target.run, target.Settings, str(target.UNIT),
                      bool(getattr(target, "DETERMINISTIC", False)),
-                     bool(getattr(target, "PERMUTATION", True)))
+                     bool(getattr(target, "PERMUTATION", True)), getattr(target, "prepare", None))
+
+
+_PREPARED: set = set()  # the prepare functions this process has called
 
 
 def execute(algorithm: Algorithm, settings, board: int, seed: int) -> Result:
-    """Runs one algorithm once, with ``seconds`` the wall time around the whole run."""
+    """Runs one algorithm once, with ``seconds`` the wall time around the whole run; what the
+    algorithm loads once a process (its ``prepare``, such as a compiled kernel) is loaded
+    before the clock starts."""
+    if algorithm.prepare is not None and algorithm.prepare not in _PREPARED:
+        algorithm.prepare()
+        _PREPARED.add(algorithm.prepare)
     start = time.perf_counter()
     result = algorithm.run(settings, board, seed)
     return replace(result, seconds=time.perf_counter() - start)

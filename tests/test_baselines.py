@@ -267,3 +267,22 @@ def test_gaqueens_run_runs_each_baseline_on_eight_queens(name):
         capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("0 conflicts") and done.stderr == ""
+
+
+def test_a_kernels_loading_is_not_counted_in_a_runs_seconds(monkeypatch):
+    """registry.execute calls an algorithm's prepare once a process, before the clock starts."""
+    import time
+
+    from gaqueens import registry
+
+    calls = []
+
+    def slow_prepare():
+        calls.append(1)
+        time.sleep(0.3)
+
+    algorithm = dataclasses.replace(registry.ALGORITHMS["construction"], prepare=slow_prepare)
+    monkeypatch.setattr(registry, "_PREPARED", set())
+    first = registry.execute(algorithm, algorithm.settings(), 8, 1)
+    second = registry.execute(algorithm, algorithm.settings(), 8, 1)
+    assert calls == [1] and first.seconds < 0.2 and second.seconds < 0.2

@@ -14,8 +14,8 @@ import pytest
 
 from gaqueens import count as command
 from gaqueens.board import known_solutions
-from gaqueens.counting import count, tasks
-from gaqueens.counting_kernel import DEPTH, symmetry
+from gaqueens.baselines.counting import count, tasks
+from gaqueens.baselines.counting_kernel import DEPTH, symmetry
 
 
 def solutions(n):

@@ -1,7 +1,7 @@
 """The compiled kernels of the local search and min-conflicts (gaqueens.baselines.*_kernel):
 their random numbers against SplitMix64's published outputs, the local search against a plain
 Python reading of its docstring run on the same random numbers, each kernel's bookkeeping
-against brute force, and the cache (gaqueens.jit)."""
+against brute force, and the cache (gaqueens.baselines.jit)."""
 
 import os
 import subprocess
@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from gaqueens.baselines import (local_search, local_search_kernel, min_conflicts,
                                 min_conflicts_kernel)
 from gaqueens.board import attacking_pairs
-from gaqueens.jit import kernel
+from gaqueens.baselines.jit import kernel
 
 MASK = 2**64 - 1
 KERNELS = [local_search_kernel, min_conflicts_kernel]

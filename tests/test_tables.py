@@ -169,3 +169,14 @@ def test_the_verdict_states_the_shift_it_detects():
     assert tables.verdict_text(row) == f"reproduced (detects shifts of {row['detects']:.0%} or more)"
     assert "detects shifts of" in tables.results_table(tables.summarize(
         runs_frame(list(skewed_sample(2450))), reference={8: 2450}))
+
+
+def test_no_verdict_where_the_resampled_medians_reach_unsolved_runs():
+    """With 42 of 100 runs unsolved the median is finite, but resampled medians of 100 runs
+    reach the unsolved ones: the verdict would accept any published median, so it gives none."""
+    runs = pd.DataFrame({"algorithm": "ga", "board": 8, "seed": range(100), "unit": "evaluations",
+                         "solved": [i >= 42 for i in range(100)],
+                         "evaluations": [10**6 if i < 42 else 100 + 10 * i for i in range(100)],
+                         "seconds": 0.01, "conflicts": 0, "generations": 1})
+    row = tables.summarize(runs, None, {8: 10**9}).iloc[0]
+    assert np.isfinite(row["median"]) and row["verdict"].startswith("not comparable")

@@ -65,6 +65,12 @@ class Settings:
         check(self)
 
 
+def prepare() -> None:
+    """Loads the compiled kernel (from numba's cache, or compiling it: a second to several on
+    a fresh install) with a run on a small board, so that no timed run pays for it."""
+    run(Settings(), 8, 0)
+
+
 def run(settings: Settings, board: int, seed: int) -> Result:
     """Greedy starts and repairs until a solution or the budget; the final placement is
     returned with its attacking pairs, solved or not."""

@@ -89,7 +89,7 @@ def first_calls() -> dict:
 
     times["import numba"] = time.perf_counter() - start
     from gaqueens.baselines import local_search_kernel, min_conflicts_kernel
-    from gaqueens import counting_kernel
+    from gaqueens.baselines import counting_kernel
 
     calls = {
         "local search": lambda: local_search_kernel.search(8, 50, 256, 10**9, np.uint64(1)),

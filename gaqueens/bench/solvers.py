@@ -186,7 +186,7 @@ def counting(board: int, repeats: int, report: Report) -> None:
 
 
 def _cores() -> int:
-    from gaqueens.counting import cores
+    from gaqueens.baselines.counting import cores
 
     return cores()
 

@@ -6,6 +6,7 @@
     numpy_engine.py  engine: numpy, the GA over a numpy matrix of genomes
     batched.py       engine: numpy for many seeds at once, for the published family
     draws.py         the batched runs' random numbers, each seed's own
+    swap_conflicts.py  the batched runs' fitness, from the parents' diagonal counts
     history.py       the batched runs' traces
     deap_engine.py   engine: deap, the run made of DEAP's own objects and algorithms
     deap_types.py    DEAP's creator types, made once

@@ -12,8 +12,8 @@ What makes it fast, and what keeps each run its own:
   (``cells``, a row of n + 4n per genome, uint8 up to n = 255) and fitness (runs, mu); each
   generation's tournaments, swaps, fitness and survivors are some seventy numpy calls for all
   of them, however many.
-- A child's fitness is its parent's plus the change of its swap (board.SwapConflicts: eight
-  diagonal counters, not a recount), counted per run (board.RunsFitness). Only the survivors'
+- A child's fitness is its parent's plus the change of its swap (ga.swap_conflicts.SwapConflicts: eight
+  diagonal counters, not a recount), counted per run (RunsFitness). Only the survivors'
   rows are copied; a surviving child is made in its new row from its parent's.
 - Each seed draws from its own Randomness, in its own run's order (gaqueens.ga.draws); a
   window of generations' draws is laid out for all rows at once.
@@ -37,7 +37,8 @@ from functools import cache
 
 import numpy as np
 
-from gaqueens.board import Conflicts, RunsFitness
+from gaqueens.board import Conflicts
+from gaqueens.ga.swap_conflicts import RunsFitness
 from gaqueens.ga.draws import Draws, _bases, calls
 from gaqueens.ga.history import History
 from gaqueens.ga.operators import Best, NoCrossover, Swap, Tournament, Uniform

@@ -57,12 +57,16 @@ def acceptance(work: np.ndarray, rng: np.random.Generator) -> tuple[float, float
     """The published medians the verdict accepts, as the project defines it: bootstrap from our
     runs the difference between the medians of two independent samples of the published size;
     a published median p is reproduced when p - ours lies within its central 99%. Returns
-    (lowest, highest) accepted p; (nan, nan) when our median is infinite."""
+    (lowest, highest) accepted p; (nan, nan) when our median is infinite, or when so many runs
+    are unsolved that a resampled median reaches them (an end of that 99% is then infinite,
+    and the verdict could accept any median at all: it gives none)."""
     ours = float(np.median(work))
     if ours >= REACHED:
         return (np.nan, np.nan)
     difference = medians(work, rng, PUBLISHED_RUNS) - medians(work, rng, PUBLISHED_RUNS)
     low, high = np.quantile(difference, [0.005, 0.995])
+    if max(abs(low), abs(high)) >= REACHED:
+        return (np.nan, np.nan)
     return (ours + low, ours + high)
 
 

@@ -48,8 +48,11 @@ def summarize(runs: pd.DataFrame, traces: pd.DataFrame | None = None, reference=
         verdict, detects = "", math.nan
         if published is not None:
             accepted = acceptance(work, rng)
-            verdict = "reproduced" if accepted[0] <= published <= accepted[1] else "not reproduced"
-            detects = detectable_shift(work, accepted, rng)
+            if np.isnan(accepted[0]) and np.isfinite(median):  # resamples reach unsolved runs
+                verdict = "not comparable (too many runs unsolved)"
+            else:
+                verdict = "reproduced" if accepted[0] <= published <= accepted[1] else "not reproduced"
+                detects = detectable_shift(work, accepted, rng)
         solved = group.loc[group["solved"], "evaluations"]
         row = {
             "algorithm": algorithm,
@@ -91,6 +94,8 @@ def verdict_text(row) -> str:
     """The verdict with the shift it detects: "reproduced (detects shifts of 25% or more)"."""
     if not row.verdict or pd.isna(row.verdict):
         return ""
+    if row.verdict.startswith("not comparable"):
+        return row.verdict
     if pd.isna(row.detects):
         return f"{row.verdict} (detects no shift below 100%)"
     return f"{row.verdict} (detects shifts of {row.detects:.0%} or more)"

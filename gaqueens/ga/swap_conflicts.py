@@ -1,0 +1,113 @@
+"""The batched engine's fitness: a swap child's conflicts from its parent's diagonal counts
+(a swap touches at most eight diagonals) instead of a recount, and the evaluations counted per
+run (gaqueens/ga/batched.py). tests/test_swap_conflicts.py checks them against
+board.Conflicts, the full count."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gaqueens.board import FITNESSES, Conflicts
+
+
+class SwapConflicts:
+    """The conflicts of swap children from their parents' diagonal counts, not recounted.
+
+    A genome's diagonal counters are the queens on each diagonal, 4n of them in the layout of
+    Conflicts.counts (falling diagonal r - c at r - c + n - 1, rising r + c at r + c + 2n).
+    Swapping the entries ci, cj of rows i and j moves two queens: off the falling diagonals
+    i - ci, j - cj and the rising i + ci, j + cj, onto i - cj, j - ci and i + cj, j + ci. Only
+    these eight counters change, and no diagonal is both left and entered (that would need
+    i = j or ci = cj). The two left falling diagonals coincide exactly when the two entered
+    rising ones do (i - ci = j - cj), and the two left rising exactly when the two entered
+    falling do (i + ci = j + cj): when the two queens attack each other diagonally. Leaving a
+    diagonal of k queens loses k - 1 attacking pairs, entering one of k gains k, one queen at a
+    time, so the change of the pairs is
+
+        (the 4 entered counts) - (the 4 left counts) + 4 + 2 [the two queens attack]
+
+    and of the excess (queens beyond the first on each diagonal): +1 per entered diagonal
+    holding a queen, -1 per left diagonal holding two or more, and for a coinciding pair +1
+    where the left diagonal holds exactly two and +1 where the entered one is empty.
+
+    Arrays of many swaps are planes, the first axis naming the part: ``positions`` [i, j] and
+    ``columns`` [ci, cj] of shape (2, ...); ``diagonals`` gives the eight counters (8, ...):
+    the falling left by the queens of rows i and j, the rising left, the falling entered and
+    the rising entered; ``change`` the change of the measure from those counters' counts;
+    ``move`` makes the swaps in a flat array of counters. tests/test_swap_conflicts.py checks
+    them against Conflicts on random permutations and swaps (hypothesis).
+    """
+
+    WEIGHTS = np.array([-1, -1, -1, -1, 1, 1, 1, 1])  # the left counters, then the entered
+
+    def __init__(self, n: int, measure: str = "pairs"):
+        if measure not in FITNESSES:
+            raise ValueError(f"measure must be one of {', '.join(FITNESSES)}, got {measure!r}")
+        self.n, self.measure = n, measure
+        self.conflicts = Conflicts(n, measure)
+
+    def diagonals(self, positions: np.ndarray, columns: np.ndarray, offset=0) -> np.ndarray:
+        """The eight counters of each swap (8, ...), plus ``offset``. ``positions`` may be
+        given as where the two entries are in a flat array, and ``offset`` then says where a
+        genome's counters start, relative to its first entry."""
+        falling = positions + (offset + self.n - 1)
+        rising = falling + (self.n + 1)
+        out = np.empty((8, *positions.shape[1:]), dtype=np.int64)
+        np.subtract(falling, columns, out=out[0:2])
+        np.add(rising, columns, out=out[2:4])
+        np.subtract(falling, columns[::-1], out=out[4:6])
+        np.add(rising, columns[::-1], out=out[6:8])
+        return out
+
+    def change(self, counts: np.ndarray, diagonals: np.ndarray) -> np.ndarray:
+        """The change of the measure for swaps whose eight counters (``diagonals``, with any
+        offset) hold ``counts`` (8, ...)."""
+        attack = diagonals[0] == diagonals[1]  # the left falling counters coincide
+        rising = diagonals[2] == diagonals[3]  # or the left rising ones
+        if self.measure == "pairs":
+            attack |= rising
+            change = (self.WEIGHTS @ counts.reshape(8, -1)).reshape(counts.shape[1:])
+            change += np.where(attack, 6, 4)
+            return change
+        counts = counts.astype(np.int64)
+        return ((counts[4:] >= 1).sum(axis=0) - (counts[:4] >= 2).sum(axis=0)
+                + attack * ((counts[0] == 2).astype(np.int64) + (counts[6] == 0))
+                + rising * ((counts[2] == 2).astype(np.int64) + (counts[4] == 0)))
+
+    def move(self, flat: np.ndarray, diagonals: np.ndarray) -> None:
+        """Makes the swaps in ``flat``, a 1-D array of counters, ``diagonals`` (8, ...) being
+        each swap's counters in it with their offset (no two swaps on one genome)."""
+        for left in (diagonals[0:4:2], diagonals[1:4:2]):  # a pair may share a counter
+            flat[left] -= 1
+        for entered in (diagonals[4::2], diagonals[5::2]):
+            flat[entered] += 1
+
+
+class RunsFitness:
+    """The GA's fitness for several runs at once (gaqueens.ga.batched), counting per run as
+    Fitness counts for one: ``evaluations[r]`` is the genomes scored for the run in place r.
+    ``whole`` scores whole genomes; ``children`` swap children from their parents' counters
+    (SwapConflicts); ``keep`` drops the runs that ended, as the runs' arrays drop them."""
+
+    def __init__(self, n: int, measure: str, runs: int):
+        self.swaps = SwapConflicts(n, measure)
+        self.evaluations = np.zeros(runs, dtype=np.int64)
+
+    def whole(self, genomes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The fitness (runs, k) and the diagonal counters (runs * k, 4n) of genomes of shape
+        (runs, k, n)."""
+        count, k, n = genomes.shape
+        self.evaluations += k
+        conflicts = self.swaps.conflicts
+        counts = conflicts.counts(genomes.reshape(count * k, n))
+        return conflicts.measured(counts).reshape(count, k), counts
+
+    def children(self, parent_values, counts, diagonals) -> np.ndarray:
+        """The fitness of swap children (runs, k), from their parents' fitness (runs, k) and
+        the counts (8, runs, k) of their swaps' ``diagonals``."""
+        self.evaluations += parent_values.shape[1]
+        return parent_values + self.swaps.change(counts, diagonals)
+
+    def keep(self, running: np.ndarray) -> None:
+        """Keeps the counts of the runs in places ``running`` (a mask), in their order."""
+        self.evaluations = self.evaluations[running]
