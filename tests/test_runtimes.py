@@ -34,7 +34,7 @@ def test_an_unsolved_run_never_reaches_the_lower_targets():
 def test_targets_run_from_the_first_populations_median_to_zero():
     traces = pd.concat([trace([4, 2, 0], 9, 6.5, seed=1), trace([5, 1, 0], 9, 5.0, seed=2),
                         trace([3, 0], 8, 7.0, seed=3)])
-    assert runtimes.targets(traces)[8].tolist() == [6, 5, 4, 3, 2, 1, 0]
+    assert runtimes.targets(traces)[8, "pairs"].tolist() == [6, 5, 4, 3, 2, 1, 0]
     pairs = runtimes.runtimes(traces)
     assert list(pairs.columns) == list(runtimes.COLUMNS) and len(pairs) == 3 * 7
     first = pairs[pairs["seed"] == 1]
@@ -46,7 +46,7 @@ def test_the_targets_are_the_boards_and_shared_by_every_algorithm():
                         trace([2, 0], 6, 1.0, algorithm="variant"),
                         trace([30, 0], 40, 20.0, board=32)])
     levels = runtimes.targets(traces)
-    assert levels[8].tolist() == [3, 2, 1, 0] and levels[32][0] == 20
+    assert levels[8, "pairs"].tolist() == [3, 2, 1, 0] and levels[32, "pairs"][0] == 20
     pairs = runtimes.runtimes(traces)
     assert (pairs.groupby(["algorithm", "board"]).size() == [4, 21, 4]).all()
 
@@ -62,3 +62,19 @@ def test_the_fixed_target_plot_is_drawn(tmp_path, algorithms):
     path = tmp_path / "fixed-target.png"
     plots.fixed_target(traces, path, "test")
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_each_fitness_measure_has_its_own_targets():
+    """The excess measure counts less than attacking pairs for the same placements: runs of
+    each measure are held to their own levels (gaqueens/reports/runtimes.py)."""
+    def trace(algorithm, seed, fitness, medians):
+        return pd.DataFrame({"algorithm": algorithm, "board": 8, "seed": seed, "fitness": fitness,
+                             "generation": range(len(medians)), "evaluations": [20, 40, 60][:len(medians)],
+                             "best": [m - 2 for m in medians], "median": medians,
+                             "worst": [m + 3 for m in medians], "mean": medians})
+
+    traces = pd.concat([trace("pairs-ga", 1, "pairs", [6, 4, 2]), trace("excess-ga", 1, "excess", [3, 2, 2])])
+    levels = runtimes.targets(traces)
+    assert levels[8, "pairs"].tolist() == [6, 5, 4, 3, 2, 1, 0]
+    assert levels[8, "excess"].tolist() == [3, 2, 1, 0]
+    assert set(runtimes.runtimes(traces).groupby("algorithm")["target"].max()) == {6, 3}

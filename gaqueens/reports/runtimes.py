@@ -3,8 +3,10 @@ conflicts, the evaluations after which the best so far first had at most that ma
 
 The view is COCO's and IOHanalyzer's fixed-target ECDF: the targets of a board are every
 conflict level from the median of the first populations (the median over runs of each first
-population's median, rounded down) to 0, the same for every algorithm on that board, and the
-ECDF is the fraction of (run, target) pairs reached within a given number of evaluations.
+population's median, rounded down) to 0, the same for every algorithm on that board with the
+same fitness measure (a trace's ``fitness`` column, attacking pairs without one; the excess
+measure has levels of its own), and the ECDF is the fraction of (run, target) pairs reached
+within a given number of evaluations.
 
 A trace has a row per generation (gaqueens.result.TRACE_COLUMNS); the best so far is the running
 minimum of its best. The GA evaluates a whole population at once, so a target is reached at the
@@ -24,11 +26,19 @@ import pandas as pd
 COLUMNS = ("algorithm", "board", "seed", "target", "runtime")
 
 
-def targets(traces: pd.DataFrame) -> dict[int, np.ndarray]:
-    """Per board: the target levels, from the first populations' median down to 0."""
-    first = traces[traces["generation"] == 0]
-    return {int(board): np.arange(math.floor(np.median(rows["median"])), -1, -1)
-            for board, rows in first.groupby("board")}
+def measures(traces: pd.DataFrame) -> np.ndarray:
+    """Each trace row's fitness measure: its ``fitness`` column, or pairs without one."""
+    if "fitness" in traces.columns:
+        return traces["fitness"].to_numpy()
+    return np.full(len(traces), "pairs", dtype=object)
+
+
+def targets(traces: pd.DataFrame) -> dict[tuple[int, str], np.ndarray]:
+    """Per (board, fitness measure): the target levels, from the first populations' median
+    down to 0."""
+    first = traces.assign(fitness=measures(traces))[traces["generation"] == 0]
+    return {(int(board), measure): np.arange(math.floor(np.median(rows["median"])), -1, -1)
+            for (board, measure), rows in first.groupby(["board", "fitness"])}
 
 
 def run_runtimes(evaluations, best, worst: float, levels: np.ndarray) -> np.ndarray:
@@ -52,9 +62,11 @@ def runtimes(traces: pd.DataFrame) -> pd.DataFrame:
     ends = np.r_[starts[1:], len(traces)]
     evaluations, best = traces["evaluations"].to_numpy(), traces["best"].to_numpy()
     worst, boards = traces["worst"].to_numpy(), traces["board"].to_numpy()
-    counts, times = [], []
+    measure = measures(traces)
+    counts, times, chosen = [], [], []
     for start, end in zip(starts, ends):
-        board_levels = levels[int(boards[start])]
+        board_levels = levels[int(boards[start]), measure[start]]
+        chosen.append(board_levels)
         times.append(run_runtimes(evaluations[start:end], best[start:end], worst[start],
                                   board_levels))
         counts.append(len(board_levels))
@@ -62,6 +74,6 @@ def runtimes(traces: pd.DataFrame) -> pd.DataFrame:
         "algorithm": np.repeat(traces["algorithm"].to_numpy()[starts], counts),
         "board": np.repeat(boards[starts], counts),
         "seed": np.repeat(traces["seed"].to_numpy()[starts], counts),
-        "target": np.concatenate([levels[int(boards[i])] for i in starts]),
+        "target": np.concatenate(chosen),
         "runtime": np.concatenate(times),
     }, columns=COLUMNS)

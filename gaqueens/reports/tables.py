@@ -102,10 +102,14 @@ def verdict_text(row) -> str:
 
 
 def _initial_pairs(traces) -> dict:
-    """The mean attacking pairs of the first, random populations, per (algorithm, board)."""
+    """The mean attacking pairs of the first, random populations, per (algorithm, board), from
+    the runs whose fitness is attacking pairs (a trace's ``fitness`` column; pairs without
+    one): the excess measure counts something else."""
     if traces is None or traces.empty:
         return {}
     first = traces[traces["generation"] == 0]
+    if "fitness" in first.columns:
+        first = first[first["fitness"] == "pairs"]
     return first.groupby(["algorithm", "board"])["mean"].mean().to_dict()
 
 
