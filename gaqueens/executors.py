@@ -71,6 +71,17 @@ def in_process(batches: Iterable[Batch]) -> Iterator:
         yield _run(batch)
 
 
+def starmap(function, tasks: list[tuple], workers: int) -> list:
+    """``function(*task)`` for each of ``tasks``, in order, on ``workers`` processes (forked
+    where the system forks, else spawned), or here when ``workers`` is 1: for the checks that
+    run many seeds outside a sweep (fidelity, agreement), which store nothing."""
+    if workers <= 1:
+        return [function(*task) for task in tasks]
+    method = "fork" if sys.platform == "linux" and threading.active_count() == 1 else "spawn"
+    with multiprocessing.get_context(method).Pool(workers) as pool:
+        return pool.starmap(function, tasks)
+
+
 # ---- local processes ---------------------------------------------------------------------
 
 

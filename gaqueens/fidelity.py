@@ -29,14 +29,13 @@ all; prints the table. Exit status: 0 done, 2 bad input (one line naming it).
 from __future__ import annotations
 
 import csv
-import multiprocessing
 import os
 import sys
 from pathlib import Path
 
 import numpy as np
 
-from gaqueens import manifest
+from gaqueens import executors, manifest
 from gaqueens.cli import Parser
 from gaqueens.experiment import BadInput, parse_seeds
 from gaqueens.files import folder_problem, write_text
@@ -81,12 +80,7 @@ def _evaluations(board: int, seeds: list[int]) -> list[int]:
 def our_evaluations(boards, seeds: range, workers: int = 1) -> dict[int, np.ndarray]:
     """The engine's evaluations per board, in seed order, on ``workers`` processes."""
     chunks = [(board, list(seeds[i:i + 50])) for board in boards for i in range(0, len(seeds), 50)]
-    if workers > 1:
-        method = "fork" if sys.platform == "linux" else "spawn"
-        with multiprocessing.get_context(method).Pool(workers) as pool:
-            results = pool.starmap(_evaluations, chunks)
-    else:
-        results = [_evaluations(*chunk) for chunk in chunks]
+    results = executors.starmap(_evaluations, chunks, workers)
     out: dict[int, list[int]] = {board: [] for board in boards}
     for (board, _), evaluations in zip(chunks, results):
         out[board] += evaluations

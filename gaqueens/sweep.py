@@ -284,7 +284,8 @@ def _fault_line(error: Exception, folder) -> str:
         return (f"{folder or 'the output folder'}: writing {written} failed ({error.strerror}): "
                 f"the disk is full or a file size limit is reached; {KEPT}")
     if isinstance(error, executors.WorkerFailed):
-        return f"a run failed in its worker process: {error}; {KEPT}"
+        return (f"a run failed in its worker process: {error}; the runs stored so far are "
+                "kept, but a run that raises will raise again until its code or settings change")
     return f"unexpected {type(error).__name__}: {error}; {KEPT}"
 
 

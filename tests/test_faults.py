@@ -118,6 +118,7 @@ def test_a_run_that_raises_in_a_worker_is_a_fault_with_its_traceback_in_error_lo
     error = done.stderr.strip()
     assert len(error.splitlines()) == 1 and "Traceback" not in error
     assert "local-search on board 8, seeds 1 to 5 raised ValueError: a bug on seed 4" in error
+    assert "will raise again" in error and "run the same command again" not in error
     log = (out / "error.log").read_text()
     assert "in fragile" in log and "a bug on seed 4" in log  # the worker's own traceback
 

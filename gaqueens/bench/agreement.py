@@ -23,7 +23,6 @@ Exit status: 0 done, 2 bad input.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import sys
 from dataclasses import replace
@@ -32,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from gaqueens import manifest
+from gaqueens.executors import starmap
 from gaqueens.bench.common import EXPERIMENTS
 from gaqueens.cli import Parser
 from gaqueens.experiment import BadInput, load, parse_seeds
@@ -74,14 +74,6 @@ def _runs(ga_settings: GaSettings, board: int, seeds: list[int]) -> list[tuple[b
             for result in (run(ga_settings, board, seed) for seed in seeds)]
 
 
-def _map(function, tasks: list[tuple], workers: int) -> list:
-    if workers > 1:
-        method = "fork" if sys.platform == "linux" else "spawn"
-        with multiprocessing.get_context(method).Pool(workers) as pool:
-            return pool.starmap(function, tasks)
-    return [function(*task) for task in tasks]
-
-
 def engines(board: int, seeds: range, workers: int) -> list[dict]:
     """A row per comparison (COLUMNS), the p_holm and verdict filled in over the table."""
     from scipy.stats import fisher_exact
@@ -91,7 +83,7 @@ def engines(board: int, seeds: range, workers: int) -> list[dict]:
     rows_of = comparisons()
     chunks = [list(seeds[i:i + 50]) for i in range(0, len(seeds), 50)]
     tasks = [(s, board, chunk) for row in rows_of for s in row[3:] for chunk in chunks]
-    done = iter(_map(_runs, tasks, workers))
+    done = iter(starmap(_runs, tasks, workers))
     rows = []
     for scheme, variation, compared, *_ in rows_of:
         samples = []
@@ -132,7 +124,7 @@ def _example(seeds: list[int]) -> list[str | None]:
 def example(seeds: range, workers: int) -> tuple[int, list[str]]:
     """(seeds compared, what differed) for DEAP's example against engine: deap."""
     chunks = [(list(seeds[i:i + 10]),) for i in range(0, len(seeds), 10)]
-    problems = [p for chunk in _map(_example, chunks, workers) for p in chunk if p]
+    problems = [p for chunk in starmap(_example, chunks, workers) for p in chunk if p]
     return len(seeds), problems
 
 
@@ -200,8 +192,9 @@ def main(argv=None) -> int:
     text = report(rows, compared, problems, argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    table = "\n".join([",".join(COLUMNS)] + [",".join(str(row[c]) for c in COLUMNS) for row in rows])
-    write_text(out / "agreement.csv", table + "\n")
+    import pandas as pd
+
+    write_text(out / "agreement.csv", pd.DataFrame(rows, columns=COLUMNS).to_csv(index=False))
     write_text(out / "agreement.md", text)
     print(text)
     return 0
