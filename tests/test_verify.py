@@ -12,9 +12,9 @@ import pytest
 
 from gaqueens.board import attacking_pairs
 from gaqueens.checks import run_problem, stored_claims
-from gaqueens.store import pack
+from gaqueens.store import pack, unpack
 from gaqueens.sweep import main as sweep
-from gaqueens.verify import main as verify
+from gaqueens.verify import main as verify, trace_problem
 from sweeps import experiment_file
 
 REPOSITORY = Path(__file__).resolve().parent.parent
@@ -109,6 +109,27 @@ def test_an_altered_trace_is_found(capsys, folder):
     assert code == 1
     assert lines[1].startswith("  runs.sqlite: ga on board 10, seed 6: its trace ends at generation 1")
     assert lines[2].startswith("  summary.csv: ga on board 10: pairs_measured is ")  # its mean
+
+
+def test_a_trace_must_reach_the_runs_conflicts_but_may_end_above_them():
+    trace = np.array([[0, 20, 3, 5, 9, 5.1], [1, 40, 1, 4, 8, 4.0], [2, 60, 2, 4, 8, 4.2]])
+    assert trace_problem(trace, 2, 60, 1) is None  # its best child was not kept
+    assert trace_problem(trace, 2, 60, 0) is None  # a solution among the last children
+    assert trace_problem(trace, 2, 60, 2) == "its trace reaches 1 conflicts, the run reports 2 at best"
+
+
+def test_a_run_whose_survivors_lost_its_best_verifies(capsys, tmp_path):
+    """Survivors by tournament can drop the solution a child found: the run is solved, its
+    trace's last population is not (the ablation's deap-tournament did so on board 8)."""
+    out = tmp_path / "out"
+    text = "boards: [8]\nseeds: {first: 1, last: 20}\nga: {survivors: {tournament: 2}}\n"
+    assert sweep([experiment_file(tmp_path, text), "--out", str(out), "--workers", "1",
+                  "--quiet"]) == 0
+    with sqlite3.connect(out / "runs.sqlite") as db:
+        ends = [(unpack(blob)[-1, 2], conflicts) for blob, conflicts
+                in db.execute("SELECT trace, conflicts FROM runs")]
+    assert any(last > conflicts for last, conflicts in ends)  # the case arises here
+    assert verified(capsys, out)[0] == 0
 
 
 def test_altered_csv_files_and_manifest_are_found(capsys, folder):
