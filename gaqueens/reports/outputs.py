@@ -72,7 +72,7 @@ def title(experiment) -> str:
 
 def write(store, experiment) -> str:
     """Exports the experiment's runs from ``store``; returns the results table as markdown."""
-    from gaqueens.reports import plots, resampling, tables
+    from gaqueens.reports import folded, plots, resampling, tables
 
     folder = store.folder
     name = title(experiment)
@@ -82,19 +82,20 @@ def write(store, experiment) -> str:
     if problems:  # stored runs are verified as they come; this one was altered since
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise checks.Invalid(f"{folder / 'runs.sqlite'}: the verifier rejects {problems[0]}{more}")
-    traces = _in_entry_order(store.traces(keys), experiment)
+    traces = folded.from_store(store, keys, [entry.name for entry in experiment.entries])
     several = runs["algorithm"].nunique() > 1
     searched = (runs["unit"] != "none").any()
     drawing = _draw_elsewhere(
         ([(plots.convergence, traces, folder / "convergence.png", name),
-          (plots.fixed_target, traces, folder / "fixed-target.png", name)] if len(traces) else [])
+          (plots.fixed_target, traces, folder / "fixed-target.png", name)] if traces.runs else [])
         + ([(plots.ecdf, runs, folder / "ecdf.png", name)] if searched else [])
         + ([(plots.ecdf_seconds, runs, folder / "ecdf-seconds.png", name)] if several else [])
     )
     write_text(folder / "runs.csv", runs.to_csv(index=False))
     if runs["board"].max() > COMPACT_ABOVE:
         write_text(folder / "runs-compact.csv", runs.drop(columns="solution").to_csv(index=False))
-    summary = _in_entry_order(tables.summarize(runs, traces, experiment.reference), experiment)
+    summary = _in_entry_order(tables.summarize(runs, traces.first_rows(), experiment.reference),
+                              experiment)
     write_text(folder / "summary.csv", summary.to_csv(index=False))
     results = tables.results_table(summary)
     parts = [
