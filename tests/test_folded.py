@@ -132,3 +132,38 @@ def test_a_frame_of_traces_folds_as_the_store_does(stored):
     for line, other in zip(ours.convergence(), again.convergence()):
         assert np.array_equal(line.median, other.median)
     pd.testing.assert_frame_equal(ours.first_rows(), again.first_rows())
+
+
+def test_an_ecdf_of_distinct_steps_differs_from_a_step_per_value_in_antialiasing_only():
+    """plots._ecdf draws a line of more than DISTINCT_ABOVE values a step per distinct value:
+    the picture of a step per value, but for a fraction of a shade in a few pixels."""
+    import io
+
+    import matplotlib.image
+    from matplotlib.figure import Figure
+
+    from gaqueens.reports import plots
+
+    count = plots.DISTINCT_ABOVE * 2
+    rng = np.random.default_rng(1)
+    values = rng.integers(1, 60, count) * 20.0
+    solved = rng.random(count) < 0.9
+    assert solved.sum() > plots.DISTINCT_ABOVE
+
+    def png(draw) -> np.ndarray:
+        figure = Figure(figsize=(4, 3))
+        axes = figure.subplots()
+        draw(axes)
+        axes.set_xscale("log")
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format="png", dpi=80)
+        buffer.seek(0)
+        return matplotlib.image.imread(buffer)
+
+    def each(axes):
+        x = np.sort(values[solved])
+        axes.step(np.r_[x[0], x], np.r_[0, np.arange(1, len(x) + 1) / count], where="post")
+
+    difference = np.abs(png(lambda axes: plots._ecdf(axes, values, solved, count))
+                        - png(each)).max(axis=2)
+    assert (difference > 0).mean() < 0.002 and difference.max() <= 0.25

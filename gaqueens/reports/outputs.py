@@ -94,8 +94,9 @@ def write(store, experiment) -> str:
     write_text(folder / "runs.csv", runs.to_csv(index=False))
     if runs["board"].max() > COMPACT_ABOVE:
         write_text(folder / "runs-compact.csv", runs.drop(columns="solution").to_csv(index=False))
-    summary = _in_entry_order(tables.summarize(runs, traces.first_rows(), experiment.reference),
-                              experiment)
+    # in the traces' order: pandas' group means change in the last digit with the rows' order
+    first = _in_entry_order(traces.first_rows(), experiment)
+    summary = _in_entry_order(tables.summarize(runs, first, experiment.reference), experiment)
     write_text(folder / "summary.csv", summary.to_csv(index=False))
     results = tables.results_table(summary)
     parts = [

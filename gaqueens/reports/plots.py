@@ -85,11 +85,25 @@ def convergence(traces, path: Path, title: str) -> None:
     _save(figure, path)
 
 
+DISTINCT_ABOVE = 10_000  # values of an ECDF line beyond which it steps at distinct values only
+
+
 def _ecdf(axes, values, solved, total, **style):
+    """The fraction of ``total`` at or below each value of the solved runs. A line of more
+    than DISTINCT_ABOVE values steps at each distinct value only: the fixed-target runtimes of
+    a 100,000-run sweep are 3.3 million values but some 37,000 distinct evaluation counts, and a
+    step each took 500 MB to draw. The curve is the same; its antialiasing differs in a few
+    pixels by a fraction of a shade. Agg leaves such a line unsnapped to pixels (it snaps lines
+    of up to 1,024 vertices only), and so does the line of distinct steps."""
     x = np.sort(np.asarray(values[solved], dtype=float))
-    if len(x):
-        y = np.arange(1, len(x) + 1) / total
-        axes.step(np.r_[x[0], x], np.r_[0, y], where="post", **style)
+    if not len(x):
+        return
+    y = np.arange(1, len(x) + 1) / total
+    if len(x) > DISTINCT_ABOVE:
+        last = np.r_[x[1:] != x[:-1], True]  # the last of each run of equal values
+        x, y = x[last], y[last]
+        style = {"snap": False, **style}
+    axes.step(np.r_[x[0], x], np.r_[0, y], where="post", **style)
 
 
 def _grid(count: int) -> tuple[int, int]:
