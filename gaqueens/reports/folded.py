@@ -56,6 +56,7 @@ class _Group:
         self.ended = np.zeros_like(self.counts)
         self.evaluations = np.zeros(64)
         self.longest = 0
+        self.seeds, self.fitness, self.first = [], [], []  # per run
         self.below = []  # per run, its runtimes to the levels below its first best
 
     def _fit(self, generations: int, value: int) -> None:
@@ -96,19 +97,20 @@ class _Group:
 class Folded:
     """What the exports need from the traces, folded by :meth:`add` one run at a time;
     ``order`` lists the algorithms in the order their lines are drawn (others last), boards
-    ascending within each."""
+    ascending within each. A finished group keeps its runs' first generations and runtimes
+    below their first best in arrays: some 100 bytes a run on the boards up to 128."""
 
     def __init__(self, order=()):
         self.order = list(order)
-        self.first: list[tuple] = []
         self.lines: dict[tuple[str, int], Line] = {}
-        self.below: dict[tuple[str, int], list[np.ndarray]] = {}
+        self.groups: dict[tuple[str, int], dict] = {}  # arrays per finished group
         self._key = None
         self._group = None
 
     @property
     def runs(self) -> int:
-        return len(self.first)
+        self._close()
+        return sum(len(group["seeds"]) for group in self.groups.values())
 
     def add(self, algorithm: str, board: int, seed: int, trace: np.ndarray,
             fitness: str = "pairs") -> None:
@@ -121,18 +123,25 @@ class Folded:
                 raise ValueError(f"the traces of {algorithm} on board {board} come apart: "
                                  "they must be grouped by algorithm and board")
             self._key, self._group = key, _Group()
-        trace = np.asarray(trace)
+        trace = np.asarray(trace, dtype=float)
         evaluations = trace[:, 1].astype(np.int64).astype(float)
         best = trace[:, 2].astype(np.int64)
-        self.first.append(first_row(algorithm, board, seed, trace, fitness))
-        self._group.add(evaluations, best)
+        group = self._group
+        group.add(evaluations, best)
+        group.seeds.append(int(seed))
+        group.fitness.append(fitness)
+        group.first.append(trace[0])
         levels = np.arange(best[0])  # those below the first best: above it, reached at once
-        self._group.below.append(runtimes.run_runtimes(evaluations, best, trace[0, 4], levels))
+        group.below.append(runtimes.run_runtimes(evaluations, best, trace[0, 4], levels))
 
     def _close(self) -> None:
-        if self._group is not None:
-            self.lines[self._key] = self._group.line(*self._key)
-            self.below[self._key] = self._group.below
+        group = self._group
+        if group is not None:
+            self.lines[self._key] = group.line(*self._key)
+            self.groups[self._key] = dict(
+                seeds=np.array(group.seeds, dtype=np.int64), fitness=group.fitness,
+                first=np.vstack(group.first), values=np.concatenate(group.below),
+                offsets=np.r_[0, np.cumsum([len(b) for b in group.below])])
             self._key = self._group = None
 
     def _ordered(self, keys):
@@ -143,7 +152,18 @@ class Folded:
         """Each run's first generation, with FIRST_COLUMNS (TRACE_COLUMNS typed as
         Store.traces gives them), in the order the runs came."""
         self._close()
-        return first_frame(self.first)
+        groups = list(self.groups.items())
+        counts = [len(group["seeds"]) for _, group in groups]
+        first = (np.vstack([group["first"] for _, group in groups]) if groups
+                 else np.empty((0, len(TRACE_COLUMNS))))
+        frame = pd.DataFrame({
+            "algorithm": np.repeat(np.array([key[0] for key, _ in groups], dtype=object), counts),
+            "board": np.repeat(np.array([key[1] for key, _ in groups], dtype=np.int64), counts),
+            "seed": np.concatenate([group["seeds"] for _, group in groups] or [[]]),
+            "fitness": [f for _, group in groups for f in group["fitness"]],
+            **{column: first[:, i] for i, column in enumerate(TRACE_COLUMNS)},
+        }, columns=FIRST_COLUMNS)
+        return _typed(frame)
 
     def convergence(self) -> list[Line]:
         """A line per (algorithm, board), in drawing order."""
@@ -152,21 +172,27 @@ class Folded:
 
     def runtimes(self) -> dict[tuple[str, int], tuple[int, np.ndarray]]:
         """Per (algorithm, board), in drawing order: its highest target and the runtimes of
-        every (run, target) pair, as runtimes.runtimes gives them."""
-        first = self.first_rows()
-        levels = runtimes.targets(first)
+        every (run, target) pair, run after run, as runtimes.runtimes gives them: 1 at or
+        above the run's first worst, its first evaluations at or above its first best, below
+        that its runtime to the level."""
+        levels = runtimes.targets(self.first_rows())
         out = {}
-        for key in self._ordered(self.below):
-            rows = first[(first["algorithm"] == key[0]) & (first["board"] == key[1])]
-            times = []
-            for fitness, worst, evaluations, below in zip(
-                    rows["fitness"], rows["worst"], rows["evaluations"], self.below[key]):
-                targets = levels[key[1], fitness]
-                reached = np.where(targets >= worst, 1.0, float(evaluations))
-                under = targets < len(below)
-                reached[under] = below[targets[under]]
-                times.append(reached)
-            out[key] = (int(levels[key[1], rows["fitness"].iloc[0]][0]), np.concatenate(times))
+        for key in self._ordered(self.groups):
+            group = self.groups[key]
+            worst, evaluations = group["first"][:, 4], group["first"][:, 1]
+            starts, lengths = group["offsets"][:-1], np.diff(group["offsets"])
+            times = [None] * len(worst)
+            fitness = np.array(group["fitness"], dtype=object)
+            for measure in dict.fromkeys(group["fitness"]):
+                rows = np.flatnonzero(fitness == measure)
+                targets = levels[key[1], measure]
+                reached = np.where(targets >= worst[rows, None], 1.0, evaluations[rows, None])
+                under = targets < lengths[rows, None]
+                at = (starts[rows, None] + targets)[under]
+                reached[under] = group["values"][at]
+                for row, reached_by_run in zip(rows, reached):
+                    times[row] = reached_by_run
+            out[key] = (int(levels[key[1], group["fitness"][0]][0]), np.concatenate(times))
         return out
 
 
@@ -179,7 +205,10 @@ def first_row(algorithm: str, board: int, seed: int, trace: np.ndarray,
 def first_frame(rows: list[tuple]) -> pd.DataFrame:
     """Runs' first generations (:func:`first_row`) as a table with FIRST_COLUMNS, typed as
     Store.traces types the traces."""
-    frame = pd.DataFrame(rows, columns=FIRST_COLUMNS)
+    return _typed(pd.DataFrame(rows, columns=FIRST_COLUMNS))
+
+
+def _typed(frame: pd.DataFrame) -> pd.DataFrame:
     for column in ("board", "seed", "generation", "evaluations", "best", "worst"):
         frame[column] = frame[column].astype("int64")
     for column in ("median", "mean"):

@@ -8,6 +8,7 @@ every column of runs.csv but the placements, from which summary.csv can be deriv
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import sys
@@ -174,8 +175,12 @@ def _draw_elsewhere(jobs):
         return lambda: [_draw(*job) for job in jobs]
     fork = multiprocessing.get_context("fork")
     started = [(job, fork.Process(target=_draw_quietly, args=job)) for job in jobs]
-    for _, process in started:
-        process.start()
+    gc.freeze()  # the children's collector leaves the parent's objects, and their pages, shared
+    try:
+        for _, process in started:
+            process.start()
+    finally:
+        gc.unfreeze()
 
     def wait():
         for job, process in started:
