@@ -21,6 +21,7 @@ and end). --quick runs 2 cells x 2 boards x 50 seeds: a smoke run, not a measure
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import itertools
 import json
 import os
@@ -203,9 +204,7 @@ def main(argv=None) -> int:
         print(f"error: the memory cannot be sampled: {missing}", file=sys.stderr)
         return 2
     if not args.no_dask:
-        try:
-            import distributed  # noqa: F401
-        except ImportError:
+        if importlib.util.find_spec("distributed") is None:
             print("error: the Dask half needs pip install 'gaqueens[cluster]' (or --no-dask)",
                   file=sys.stderr)
             return 2
