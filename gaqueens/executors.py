@@ -17,6 +17,7 @@ and whatever locks the others held); otherwise, and on systems without fork, the
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import signal
 import sys
@@ -263,31 +264,55 @@ def connect(address: str):
     return client
 
 
-def dask_cluster(batches: list[Batch], client) -> Iterator:
+IN_FLIGHT = 2  # batches submitted to the cluster per worker thread, at most, at a time
+
+
+def dask_cluster(batches: list[Batch], client, in_flight: int | None = None) -> Iterator:
     """Batches submitted through a Dask ``client``; results come back to this process, so the
-    store keeps a single writer."""
+    store keeps a single writer. At most ``in_flight`` batches (IN_FLIGHT per worker thread by
+    default) are out at a time, the next submitted as one's results arrive, whose future is
+    then dropped: the cluster holds a few batches' results, however many runs (submitted all
+    at once, every result stayed on the workers until the sweep's end)."""
     from concurrent.futures import CancelledError
 
     from distributed import KilledWorker, as_completed
 
-    futures = {client.submit(_run, batch, pure=False): batch for batch in batches}
+    if not batches:
+        return
+    threads = sum(client.nthreads().values()) if in_flight is None else 0
+    limit = in_flight or max(1, IN_FLIGHT * threads)
+    waiting = iter(batches)
+    running = {}  # future -> its batch, while its results are not yet here
+
+    def submit(count: int) -> list:
+        futures = []
+        for batch in itertools.islice(waiting, count):
+            future = client.submit(_run, batch, pure=False)
+            running[future] = batch
+            futures.append(future)
+        return futures
+
+    completed = as_completed(submit(limit), loop=client.loop)
     try:
         with client.as_current():
-            for future in as_completed(futures):
+            for future in completed:
+                batch = running.pop(future)
                 try:
                     result = future.result()
                 except KilledWorker:
                     raise ClusterFailed(
-                        f"the Dask workers running {describe(futures[future])} died each time "
+                        f"the Dask workers running {describe(batch)} died each time "
                         "and the scheduler gave up on it (KilledWorker; see its "
                         "distributed.scheduler.allowed-failures)") from None
                 except (CancelledError, OSError, TimeoutError) as error:
                     address = getattr(client.scheduler, "address", "")
                     raise ClusterFailed(
                         f"the Dask scheduler {address} stopped answering while running "
-                        f"{describe(futures[future])} ({type(error).__name__})") from None
+                        f"{describe(batch)} ({type(error).__name__})") from None
+                del future  # the last reference: the cluster forgets its results
+                completed.update(submit(1))
                 yield result
     finally:
-        pending = [future for future in futures if not future.done()]
+        pending = [future for future in running if not future.done()]
         if pending and client.status == "running":
             client.cancel(pending)

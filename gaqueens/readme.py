@@ -186,9 +186,16 @@ def bench(results: Path) -> str:
     return path.read_text(encoding="utf-8").strip()
 
 
+def scale(results: Path) -> str:
+    path = results / "scale" / "scale.md"
+    if not path.exists():
+        return "(no results yet: run `python -m gaqueens.bench.scale --out results/scale`)"
+    return path.read_text(encoding="utf-8").strip()
+
+
 SECTIONS = {"table": table, "fidelity": fidelity, "ablation": ablation,
             "deap-example": deap_example, "agreement": agreement, "sensitivity": sensitivity,
-            "baselines": baselines, "scaling": scaling, "bench": bench}
+            "baselines": baselines, "scaling": scaling, "bench": bench, "scale": scale}
 
 
 def render(text: str, results: Path) -> str:

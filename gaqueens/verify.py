@@ -42,6 +42,7 @@ from gaqueens.checks import row_problem, rows_problems, stored_algorithm, stored
 from gaqueens.cli import Parser
 from gaqueens.experiment import MAX_BOARD_KEY, Entry, Experiment
 from gaqueens.exported import compare, read_runs
+from gaqueens.reports.folded import first_frame, first_row
 from gaqueens.reports.outputs import _in_entry_order as ordered  # the export's own order
 from gaqueens.result import TRACE_COLUMNS
 from gaqueens.store import FILE, RUN_COLUMNS, Store, Unreadable, unpack
@@ -151,20 +152,29 @@ def _stored(folder: Path, store: Store, experiment, problems: list[str]) -> str:
         problems += [f"{FILE}: {line}" for line in integrity]
         return "nothing more: the store is damaged"
     settings = store.settings()
-    count = 0
+    keys = set(experiment.tasks()) if experiment is not None else set()
+    count, first = 0, []  # first: the first generation of each run of the experiment
     for *values, blob in store.each():
         count += 1
         row = StoredRun(*values)
+        trace, unreadable = None, None
+        if blob is not None:
+            try:
+                trace = unpack(blob)
+            except Exception as error:  # zlib or numpy refuse an altered blob
+                unreadable = f"its trace cannot be read ({type(error).__name__})"
         if row.algorithm not in settings:
             problem = "it is stored without its algorithm's settings"
         else:
             problem = row_problem(row, stored_claims(row.algorithm, settings[row.algorithm]))
             if problem is None and blob is not None:
                 try:
-                    problem = trace_problem(unpack(blob), row.generations,
-                                            row.evaluations, row.conflicts)
-                except Exception as error:  # zlib or numpy refuse an altered blob
+                    problem = unreadable or trace_problem(trace, row.generations,
+                                                          row.evaluations, row.conflicts)
+                except Exception as error:
                     problem = f"its trace cannot be read ({type(error).__name__})"
+        if (row.algorithm, row.board, row.seed) in keys and _whole(trace):
+            first.append(first_row(row.algorithm, row.board, row.seed, trace))
         if problem:
             problems.append(f"{FILE}: {row.algorithm} on board {row.board}, seed "
                             f"{row.seed}: {problem}")
@@ -172,15 +182,20 @@ def _stored(folder: Path, store: Store, experiment, problems: list[str]) -> str:
         return f"{count} stored runs pass the verifier"
     for entry in experiment.entries:
         problems += _settings_problems(entry.name, entry.settings, settings.get(entry.name))
-    keys = set(experiment.tasks())
     missing = sorted(keys - store.keys())
     if missing:
         problems.append(f"{FILE}: {len(missing)} runs of the experiment are not stored, "
                         f"e.g. {missing[0][0]} on board {missing[0][1]}, seed {missing[0][2]}")
     runs = ordered(store.runs(keys), experiment)
-    _exports(folder, experiment, runs, store.traces(keys), problems)
+    _exports(folder, experiment, runs, first_frame(first), problems)
     return (f"{count} stored runs pass the verifier; runs.csv, summary.csv and "
             f"{manifest.FILE} match the store")
+
+
+def _whole(trace) -> bool:
+    """Whether ``trace`` is a table of TRACE_COLUMNS with a first generation."""
+    return trace is not None and trace.ndim == 2 and trace.shape[1] == len(TRACE_COLUMNS) \
+        and len(trace) > 0
 
 
 def _without_store(folder: Path, experiment, problems: list[str]) -> str:

@@ -219,6 +219,30 @@ def test_a_dask_cluster_gives_the_rows_of_a_local_sweep(tmp_path, capsys):
     assert manifest["executor"].startswith("dask scheduler tcp://127.0.0.1:")
 
 
+def test_dask_batches_go_out_a_few_at_a_time(tmp_path):
+    """The sweep sends a Dask cluster a bounded number of batches, the next as each one's
+    results arrive, and keeps no future of a batch whose results it has: the cluster holds a
+    few batches' results, however many runs (executors.dask_cluster)."""
+    distributed = pytest.importorskip("distributed")
+    from gaqueens import executors
+    from gaqueens.sweep import batches
+
+    (tmp_path / "x.yaml").write_text("boards: [8]\nseeds: {first: 1, last: 40}\nga: none\n"
+                                     "baselines: [local-search]\n")
+    experiment = load(tmp_path / "x.yaml")
+    work = batches(experiment, experiment.tasks(), 20)
+    assert len(work) == 40
+    held, seeds = [], []
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        for batch, finished in executors.dask_cluster(work, client, in_flight=3):
+            held.append(len(client.futures))
+            seeds += [seed for seed, _ in finished]
+    assert sorted(seeds) == list(range(1, 41))
+    assert max(held) <= 3 + 1  # a dropped future reaches the client's own thread soon after
+
+
 def test_an_unreachable_scheduler_is_refused_before_any_work(tmp_path, capsys):
     pytest.importorskip("distributed")
     out = tmp_path / "out"

@@ -8,6 +8,7 @@ every column of runs.csv but the placements, from which summary.csv can be deriv
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import sys
@@ -72,7 +73,7 @@ def title(experiment) -> str:
 
 def write(store, experiment) -> str:
     """Exports the experiment's runs from ``store``; returns the results table as markdown."""
-    from gaqueens.reports import plots, resampling, tables
+    from gaqueens.reports import folded, plots, resampling, tables
 
     folder = store.folder
     name = title(experiment)
@@ -82,19 +83,21 @@ def write(store, experiment) -> str:
     if problems:  # stored runs are verified as they come; this one was altered since
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise checks.Invalid(f"{folder / 'runs.sqlite'}: the verifier rejects {problems[0]}{more}")
-    traces = _in_entry_order(store.traces(keys), experiment)
+    traces = folded.from_store(store, keys, [entry.name for entry in experiment.entries])
     several = runs["algorithm"].nunique() > 1
     searched = (runs["unit"] != "none").any()
     drawing = _draw_elsewhere(
         ([(plots.convergence, traces, folder / "convergence.png", name),
-          (plots.fixed_target, traces, folder / "fixed-target.png", name)] if len(traces) else [])
+          (plots.fixed_target, traces, folder / "fixed-target.png", name)] if traces.runs else [])
         + ([(plots.ecdf, runs, folder / "ecdf.png", name)] if searched else [])
         + ([(plots.ecdf_seconds, runs, folder / "ecdf-seconds.png", name)] if several else [])
     )
     write_text(folder / "runs.csv", runs.to_csv(index=False))
     if runs["board"].max() > COMPACT_ABOVE:
         write_text(folder / "runs-compact.csv", runs.drop(columns="solution").to_csv(index=False))
-    summary = _in_entry_order(tables.summarize(runs, traces, experiment.reference), experiment)
+    # in the traces' order: pandas' group means change in the last digit with the rows' order
+    first = _in_entry_order(traces.first_rows(), experiment)
+    summary = _in_entry_order(tables.summarize(runs, first, experiment.reference), experiment)
     write_text(folder / "summary.csv", summary.to_csv(index=False))
     results = tables.results_table(summary)
     parts = [
@@ -172,8 +175,12 @@ def _draw_elsewhere(jobs):
         return lambda: [_draw(*job) for job in jobs]
     fork = multiprocessing.get_context("fork")
     started = [(job, fork.Process(target=_draw_quietly, args=job)) for job in jobs]
-    for _, process in started:
-        process.start()
+    gc.freeze()  # the children's collector leaves the parent's objects, and their pages, shared
+    try:
+        for _, process in started:
+            process.start()
+    finally:
+        gc.unfreeze()
 
     def wait():
         for job, process in started:

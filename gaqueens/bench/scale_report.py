@@ -1,0 +1,112 @@
+"""The report of gaqueens.bench.scale: its header, each figure beside its goal, and the files
+scale.md and scale.csv."""
+
+from __future__ import annotations
+
+import csv
+import io
+import statistics
+from pathlib import Path
+
+from gaqueens.bench.common import Report
+from gaqueens.bench.memory import MB
+from gaqueens.files import write_text
+
+MEMORY_GOAL_MB = 1000  # the issue's 1 GB, in the report's unit (10^6 bytes)
+
+
+def _mb(value: float) -> str:
+    return f"{value / MB:,.0f} MB"
+
+
+def _spread(values, unit: str, digits: int = 1) -> str:
+    """median (min..max) of repetitions, or the one value."""
+    unit = f" {unit}" if unit else ""
+    if len(values) == 1:
+        return f"{values[0]:,.{digits}f}{unit}"
+    return (f"{statistics.median(values):,.{digits}f}{unit} ({min(values):,.{digits}f}.."
+            f"{max(values):,.{digits}f})")
+
+
+def _met(ok: bool) -> str:
+    return "yes" if ok else "**no**"
+
+
+def _code() -> str:
+    from importlib.metadata import version
+
+    from gaqueens import manifest
+
+    return manifest.code(manifest.checkout(), version("gaqueens"))
+
+
+def report(out: Report, header: dict, measured: dict, stores: list[float], rows, repeats) -> None:
+    """Says the report's lines into ``out``: the header, the table, how it was measured."""
+    quick = " (--quick: a smoke run, not a measurement)" if header["quick"] else ""
+    out.say(f"**A 100,000-run sweep**{quick}: `{header['command'].strip()}`, {header['date']}, "
+            f"{_code()}; {header['machine']}; load average "
+            "{:.1f} {:.1f} {:.1f} at the start, ".format(*header["load"])
+            + "{:.1f} {:.1f} {:.1f} at the end.".format(*header["load_end"]))
+    changes = " with " + " ".join(header["options"]) if header["options"] else ""
+    out.say()
+    times = "once each" if repeats == 1 else f"{repeats} times each: median (min..max)"
+    out.say(f"experiments/sweep-100k.yaml{changes}; each sweep once, into a fresh folder; the "
+            f"exports, verify and the store alone {times}.")
+    out.say()
+    names = list(measured)
+    lines = [("figure", *names, "goal", "met")]
+    rate = {name: m["computed"] for name, m in measured.items()}
+    stored = statistics.median(stores)
+
+    def line(figure, cells, goal="", met=""):
+        lines.append((figure, *cells, goal, met))
+
+    expected = max(m["runs"] for m in measured.values())
+    line("runs stored", [f"{m['runs']:,}" for m in measured.values()],
+         "every run of the file, on two cores", _met(len({m["runs"] for m in measured.values()}) == 1))
+    line("sweep wall, end to end (tables and plots included)",
+         [f"{m['wall']:,.0f} s" for m in measured.values()])
+    line("runs per second, end to end", [f"{m['rate']:,.0f}" for m in measured.values()])
+    line("runs computed and stored per second (the manifest's start to end)",
+         [f"{m['computed']:,.0f}" for m in measured.values()])
+    peaks = [m["pss"] for m in measured.values()]
+    line("peak memory of all its processes: PSS summed (RSS summed, an upper bound; the "
+         "largest process's RSS)",
+         [f"{_mb(m['pss'])} ({_mb(m['peak'])}; {_mb(m['largest'])})" for m in measured.values()],
+         f"under {MEMORY_GOAL_MB:,} MB", _met(max(peaks) < MEMORY_GOAL_MB * MB))
+    line("PSS summed while the runs compute: median over the first half, the second half",
+         [f"{_mb(m['halves'][0])}, {_mb(m['halves'][1])}" for m in measured.values()], "flat")
+    for kind, title in (("exports", "the exports alone (runs.csv, summary, plots)"),
+                        ("verify", "python -m gaqueens.verify DIR")):
+        line(f"{title}: wall", [_spread([s for s, _, _ in m[kind]], "s") for m in measured.values()])
+        worst = max(q for m in measured.values() for _, _, q in m[kind])
+        line(f"{title}: peak PSS summed (RSS summed)",
+             [f"{_spread([q / MB for _, _, q in m[kind]], 'MB', 0)} "
+              f"({_spread([p / MB for _, p, _ in m[kind]], 'MB', 0)})" for m in measured.values()],
+             f"under {MEMORY_GOAL_MB:,} MB", _met(worst < MEMORY_GOAL_MB * MB))
+    ratio = [stored / rate[name] for name in names]
+    line("the store alone: runs stored per second (Store.add in batches of 50, fresh store)",
+         [_spread(stores, "", 0)] + [""] * (len(names) - 1),
+         "above the rate runs are computed",
+         _met(min(ratio) > 1) + ": " + ", ".join(f"{r:,.0f}x ({name})" for r, name in zip(ratio, names)))
+    out.say("\n".join(["| " + " | ".join(lines[0]) + " |", "|" + "---|" * len(lines[0])]
+                      + ["| " + " | ".join(cells) + " |" for cells in lines[1:]]))
+    out.say()
+    out.say(f"Storing {expected:,} runs at the store's own rate takes "
+            + ", ".join(f"{100 * rate[name] / stored:.0f}% of the time the {name} took to "
+                        f"compute and store them" for name in names)
+            + ". Memory: RSS and PSS of every process below the command, read from /proc every "
+            "0.1 s and summed, the Dask scheduler and workers included; a peak shorter than "
+            "0.1 s may be missed. RSS counts the pages that forked processes (the workers, the "
+            "processes drawing the plots) share once per process; PSS shares them out, so its "
+            "sum is the memory the processes hold, against which the goal is judged.")
+
+
+def write(folder: Path, out: Report, rows: list[dict], columns) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    write_text(folder / "scale.md", "\n".join(out.lines) + "\n")
+    table = io.StringIO()
+    writer = csv.DictWriter(table, columns, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    write_text(folder / "scale.csv", table.getvalue())

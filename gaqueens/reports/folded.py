@@ -1,0 +1,242 @@
+"""The GA's traces folded one run at a time into what the exports need, so that the exports of
+a sweep hold one run's trace at a time, never all of them (a 100,000-run sweep's traces fill
+about 9 GB as one table):
+
+first rows   each run's first generation (a small table: a row a run), from which
+             tables.summarize measures the first populations' attacking pairs and
+             runtimes.targets the fixed-target levels of each board
+convergence  per (algorithm, board), how many runs had each best conflict count at each
+             generation (a run that has stopped keeps its last best): the median and
+             quartiles over seeds are those of plots' old seeds-by-generations matrix, from
+             a table whose size does not grow with the seeds
+runtimes     per run, the evaluations after which its best so far first reached each level
+             below its first best; with the board's targets, known once every run is read,
+             they give runtimes.run_runtimes to each target
+
+The runs must come grouped by (algorithm, board), as Store.each gives them; a group is
+finished when the next begins. tests/test_folded.py compares every number with the
+computations over all the traces at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from gaqueens.reports import runtimes
+from gaqueens.result import TRACE_COLUMNS
+from gaqueens.store import unpack
+
+QUARTILES = (0.25, 0.5, 0.75)
+BLOCK = 2**20  # values of the sorted columns rebuilt at once for the quartiles (8 MB)
+FIRST_COLUMNS = ("algorithm", "board", "seed", "fitness", *TRACE_COLUMNS)
+
+
+@dataclass(frozen=True)
+class Line:
+    """The convergence of one (algorithm, board): each generation's evaluations and the
+    quartiles of the best over seeds."""
+
+    algorithm: str
+    board: int
+    evaluations: np.ndarray
+    low: np.ndarray
+    median: np.ndarray
+    high: np.ndarray
+
+
+class _Group:
+    """One (algorithm, board) being read: counts[g, v] runs whose best at generation g is v,
+    ended[g, v] runs that stopped at generation g with v as their last best."""
+
+    def __init__(self):
+        self.counts = np.zeros((64, 8), dtype=np.int64)
+        self.ended = np.zeros_like(self.counts)
+        self.evaluations = np.zeros(64)
+        self.longest = 0
+        self.seeds, self.fitness, self.first = [], [], []  # per run
+        self.below = []  # per run, its runtimes to the levels below its first best
+
+    def _fit(self, generations: int, value: int) -> None:
+        rows, columns = self.counts.shape
+        if generations + 1 > rows or value + 1 > columns:
+            shape = (max(rows, 2 * (generations + 1)), max(columns, 2 * (value + 1)))
+            for name in ("counts", "ended"):
+                grown = np.zeros(shape, dtype=np.int64)
+                old = getattr(self, name)
+                grown[:rows, :columns] = old
+                setattr(self, name, grown)
+            evaluations = np.zeros(shape[0])
+            evaluations[:len(self.evaluations)] = self.evaluations
+            self.evaluations = evaluations
+
+    def add(self, evaluations: np.ndarray, best: np.ndarray) -> None:
+        length = len(best)
+        self._fit(length, int(best.max()))
+        self.counts[np.arange(length), best] += 1
+        self.ended[length, best[-1]] += 1
+        self.evaluations[:length] = evaluations  # the last run's, as the matrix's assignment
+        self.longest = max(self.longest, length)
+
+    def line(self, algorithm: str, board: int) -> Line:
+        """The quartiles over seeds of each generation's best, from the sorted columns that
+        the counts give, rebuilt a few generations at a time."""
+        counts = self.counts[:self.longest] + np.cumsum(self.ended, axis=0)[:self.longest]
+        values = np.arange(counts.shape[1], dtype=float)
+        quartiles = np.empty((len(QUARTILES), self.longest))
+        step = max(1, BLOCK // max(1, int(counts[0].sum())))  # generations at once
+        for start in range(0, self.longest, step):
+            block = counts[start:start + step]
+            columns = np.stack([np.repeat(values, row) for row in block], axis=1)
+            quartiles[:, start:start + len(block)] = np.quantile(columns, QUARTILES, axis=0)
+        return Line(algorithm, board, self.evaluations[:self.longest].copy(), *quartiles)
+
+
+class Folded:
+    """What the exports need from the traces, folded by :meth:`add` one run at a time;
+    ``order`` lists the algorithms in the order their lines are drawn (others last), boards
+    ascending within each. A finished group keeps its runs' first generations and runtimes
+    below their first best in arrays: some 100 bytes a run on the boards up to 128."""
+
+    def __init__(self, order=()):
+        self.order = list(order)
+        self.lines: dict[tuple[str, int], Line] = {}
+        self.groups: dict[tuple[str, int], dict] = {}  # arrays per finished group
+        self._key = None
+        self._group = None
+
+    @property
+    def runs(self) -> int:
+        self._close()
+        return sum(len(group["seeds"]) for group in self.groups.values())
+
+    def add(self, algorithm: str, board: int, seed: int, trace: np.ndarray,
+            fitness: str = "pairs") -> None:
+        """One run's trace (rows per generation, TRACE_COLUMNS), after every other run of
+        its (algorithm, board) or of an earlier group."""
+        key = (algorithm, int(board))
+        if key != self._key:
+            self._close()
+            if key in self.lines:
+                raise ValueError(f"the traces of {algorithm} on board {board} come apart: "
+                                 "they must be grouped by algorithm and board")
+            self._key, self._group = key, _Group()
+        trace = np.asarray(trace, dtype=float)
+        evaluations = trace[:, 1].astype(np.int64).astype(float)
+        best = trace[:, 2].astype(np.int64)
+        group = self._group
+        group.add(evaluations, best)
+        group.seeds.append(int(seed))
+        group.fitness.append(fitness)
+        group.first.append(trace[0])
+        levels = np.arange(best[0])  # those below the first best: above it, reached at once
+        group.below.append(runtimes.run_runtimes(evaluations, best, trace[0, 4], levels))
+
+    def _close(self) -> None:
+        group = self._group
+        if group is not None:
+            self.lines[self._key] = group.line(*self._key)
+            self.groups[self._key] = dict(
+                seeds=np.array(group.seeds, dtype=np.int64), fitness=group.fitness,
+                first=np.vstack(group.first), values=np.concatenate(group.below),
+                offsets=np.r_[0, np.cumsum([len(b) for b in group.below])])
+            self._key = self._group = None
+
+    def _ordered(self, keys):
+        rank = {name: i for i, name in enumerate(self.order)}
+        return sorted(keys, key=lambda key: (rank.get(key[0], len(rank)), key[1]))
+
+    def first_rows(self) -> pd.DataFrame:
+        """Each run's first generation, with FIRST_COLUMNS (TRACE_COLUMNS typed as
+        Store.traces gives them), in the order the runs came."""
+        self._close()
+        groups = list(self.groups.items())
+        counts = [len(group["seeds"]) for _, group in groups]
+        first = (np.vstack([group["first"] for _, group in groups]) if groups
+                 else np.empty((0, len(TRACE_COLUMNS))))
+        frame = pd.DataFrame({
+            "algorithm": np.repeat(np.array([key[0] for key, _ in groups], dtype=object), counts),
+            "board": np.repeat(np.array([key[1] for key, _ in groups], dtype=np.int64), counts),
+            "seed": np.concatenate([group["seeds"] for _, group in groups] or [[]]),
+            "fitness": [f for _, group in groups for f in group["fitness"]],
+            **{column: first[:, i] for i, column in enumerate(TRACE_COLUMNS)},
+        }, columns=FIRST_COLUMNS)
+        return _typed(frame)
+
+    def convergence(self) -> list[Line]:
+        """A line per (algorithm, board), in drawing order."""
+        self._close()
+        return [self.lines[key] for key in self._ordered(self.lines)]
+
+    def runtimes(self) -> dict[tuple[str, int], tuple[int, np.ndarray]]:
+        """Per (algorithm, board), in drawing order: its highest target and the runtimes of
+        every (run, target) pair, run after run, as runtimes.runtimes gives them: 1 at or
+        above the run's first worst, its first evaluations at or above its first best, below
+        that its runtime to the level."""
+        levels = runtimes.targets(self.first_rows())
+        out = {}
+        for key in self._ordered(self.groups):
+            group = self.groups[key]
+            worst, evaluations = group["first"][:, 4], group["first"][:, 1]
+            starts, lengths = group["offsets"][:-1], np.diff(group["offsets"])
+            times = [None] * len(worst)
+            fitness = np.array(group["fitness"], dtype=object)
+            for measure in dict.fromkeys(group["fitness"]):
+                rows = np.flatnonzero(fitness == measure)
+                targets = levels[key[1], measure]
+                reached = np.where(targets >= worst[rows, None], 1.0, evaluations[rows, None])
+                under = targets < lengths[rows, None]
+                at = (starts[rows, None] + targets)[under]
+                reached[under] = group["values"][at]
+                for row, reached_by_run in zip(rows, reached):
+                    times[row] = reached_by_run
+            out[key] = (int(levels[key[1], group["fitness"][0]][0]), np.concatenate(times))
+        return out
+
+
+def first_row(algorithm: str, board: int, seed: int, trace: np.ndarray,
+              fitness: str = "pairs") -> tuple:
+    """A run's first generation, a row of :func:`first_frame`."""
+    return (algorithm, int(board), int(seed), fitness, *np.asarray(trace)[0].tolist())
+
+
+def first_frame(rows: list[tuple]) -> pd.DataFrame:
+    """Runs' first generations (:func:`first_row`) as a table with FIRST_COLUMNS, typed as
+    Store.traces types the traces."""
+    return _typed(pd.DataFrame(rows, columns=FIRST_COLUMNS))
+
+
+def _typed(frame: pd.DataFrame) -> pd.DataFrame:
+    for column in ("board", "seed", "generation", "evaluations", "best", "worst"):
+        frame[column] = frame[column].astype("int64")
+    for column in ("median", "mean"):
+        frame[column] = frame[column].astype(float)
+    return frame
+
+
+def from_store(store, keys=None, order=(), fitness=None) -> Folded:
+    """The stored traces of ``keys`` (all if None), read one run at a time; ``fitness`` maps
+    an algorithm to its fitness measure (pairs for those it does not name)."""
+    folded = Folded(order)
+    fitness = fitness or {}
+    for algorithm, board, seed, *_, blob in store.each():
+        if blob is not None and (keys is None or (algorithm, board, seed) in keys):
+            folded.add(algorithm, board, seed, unpack(blob), fitness.get(algorithm, "pairs"))
+    folded._close()
+    return folded
+
+
+def from_frame(traces: pd.DataFrame) -> Folded:
+    """The traces of a table like Store.traces (with a ``fitness`` column or without), in its
+    order of (algorithm, board) groups."""
+    order = list(traces["algorithm"].unique()) if len(traces) else []
+    folded = Folded(order)
+    columns = list(TRACE_COLUMNS)
+    for (algorithm, board), rows in traces.groupby(["algorithm", "board"], sort=False):
+        for seed, run in rows.groupby("seed", sort=False):
+            fitness = run["fitness"].iloc[0] if "fitness" in run.columns else "pairs"
+            folded.add(algorithm, board, seed, run[columns].to_numpy(dtype=float), fitness)
+    folded._close()
+    return folded

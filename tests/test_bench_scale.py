@@ -1,0 +1,50 @@
+"""The 100,000-run sweep's measurement (python -m gaqueens.bench.scale), run small, and the
+memory sampler it reads /proc with."""
+
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from gaqueens.bench import memory, scale
+
+pytestmark = pytest.mark.skipif(memory.available() is not None, reason="needs Linux's /proc")
+
+
+def test_the_sampler_sees_the_memory_a_child_process_holds():
+    sampler = memory.Sampler().start()
+    subprocess.run([sys.executable, "-c", "import numpy, time; a = numpy.ones(25_000_000); "
+                                          "time.sleep(0.5)"], check=True)
+    sampler.stop()
+    held = 25_000_000 * 8
+    assert held < sampler.peak_pss <= sampler.peak < held + 150 * memory.MB
+    assert held < sampler.largest < held + 150 * memory.MB
+
+
+def test_the_quick_measurement_reports_each_figure_beside_its_goal(tmp_path, capsys):
+    pytest.importorskip("distributed")
+    assert scale.main(["--quick", "--repeats", "1", "--out", str(tmp_path)]) == 0
+    report = (tmp_path / "scale.md").read_text()
+    assert "--quick: a smoke run" in report
+    assert "| figure | local processes | Dask loopback | goal | met |" in report
+    assert "| runs stored | 200 | 200 |" in report
+    for goal in ("under 1,000 MB", "above the rate runs are computed"):
+        assert goal in report
+    rows = pd.read_csv(tmp_path / "scale.csv")
+    assert list(rows.columns) == list(scale.COLUMNS)
+    stored = rows[rows["figure"] == "runs stored"].set_index("executor")["value"]
+    assert stored.to_dict() == {"local processes": 200, "Dask loopback": 200}
+    for executor in ("local processes", "Dask loopback"):
+        mine = rows[rows["executor"] == executor].set_index("figure")["value"]
+        assert mine["sweep wall"] > 0 and mine["exports wall"] > 0
+        assert 0 < mine["peak PSS, sum over the processes"] <= mine[
+            "peak RSS, sum over the processes"]
+    assert (rows.loc[rows["executor"] == "store alone", "value"] > 0).all()
+
+
+def test_a_sweep_that_fails_is_one_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(scale, "FILE", tmp_path / "missing.yaml")
+    assert scale.main(["--quick", "--repeats", "1", "--no-dask"]) == 3
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert error.startswith("error: ") and "missing.yaml" in error

@@ -1,0 +1,169 @@
+"""The traces folded one run at a time (gaqueens/reports/folded.py) give the numbers computed
+from all the traces at once: the convergence quartiles, the fixed-target runtimes and the first
+populations' attacking pairs."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from gaqueens.reports import folded, runtimes, tables
+from gaqueens.store import Store, read_traces
+from gaqueens.sweep import main
+
+EXPERIMENT = """\
+boards: [8, 16]
+seeds: {first: 1, last: 25}
+variants:
+  short: {stop: {target: 0, generations: 12}}
+  small: {population: 6}
+"""
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory):
+    """A small sweep: the GA, a variant whose runs stop short (most unsolved) and another."""
+    folder = tmp_path_factory.mktemp("folded")
+    (folder / "x.yaml").write_text(EXPERIMENT)
+    assert main([str(folder / "x.yaml"), "--out", str(folder / "out"), "--quiet",
+                 "--workers", "1"]) == 0
+    return folder / "out"
+
+
+def matrix_lines(traces):
+    """The convergence quartiles as plots.convergence computed them from all the traces: a
+    matrix of best conflicts, a row per seed, a stopped run keeping its last best."""
+    lines = {}
+    for (name, board), rows in traces.groupby(["algorithm", "board"], sort=False):
+        seeds, index = np.unique(rows["seed"].to_numpy(), return_inverse=True)
+        generations = rows["generation"].to_numpy()
+        best = np.full((len(seeds), generations.max() + 1), np.nan)
+        best[index, generations] = rows["best"].to_numpy()
+        for i, length in enumerate(np.bincount(index, minlength=len(seeds))):
+            best[i, length:] = best[i, length - 1]
+        evaluations = np.zeros(best.shape[1])
+        evaluations[generations] = rows["evaluations"].to_numpy()
+        lines[name, board] = (evaluations, *np.quantile(best, [0.25, 0.5, 0.75], axis=0))
+    return lines
+
+
+def test_the_folded_store_gives_the_numbers_of_all_the_traces_at_once(stored):
+    traces = read_traces(stored)
+    assert traces.groupby(["algorithm", "board", "seed"]).size().nunique() > 1  # lengths differ
+    assert (traces.groupby(["algorithm", "seed"])["best"].min() > 0).any()  # some unsolved
+    with Store(stored) as store:
+        ours = folded.from_store(store)
+    assert ours.runs == traces.groupby(["algorithm", "board", "seed"]).ngroups
+    expected = matrix_lines(traces)
+    lines = ours.convergence()
+    assert sorted((line.algorithm, line.board) for line in lines) == sorted(expected)
+    for line in lines:
+        for got, want in zip((line.evaluations, line.low, line.median, line.high),
+                             expected[line.algorithm, line.board]):
+            assert np.array_equal(got, want)
+    pairs = runtimes.runtimes(traces)
+    groups = ours.runtimes()
+    assert set(groups) == set(expected)
+    for (name, board), (levels, times) in groups.items():
+        want = pairs[(pairs["algorithm"] == name) & (pairs["board"] == board)]
+        assert levels == want["target"].max()
+        assert np.array_equal(np.sort(times), np.sort(want["runtime"].to_numpy()))
+    assert tables._initial_pairs(ours.first_rows()) == tables._initial_pairs(traces)
+
+
+def test_folded_lines_come_in_the_given_order_boards_ascending(stored):
+    with Store(stored) as store:
+        ours = folded.from_store(store, order=["small", "ga"])
+    keys = [(line.algorithm, line.board) for line in ours.convergence()]
+    assert keys == [("small", 8), ("small", 16), ("ga", 8), ("ga", 16), ("short", 8),
+                    ("short", 16)]
+    assert list(ours.runtimes()) == keys
+
+
+def test_only_the_given_runs_are_folded(stored):
+    keys = {("ga", 8, seed) for seed in range(1, 6)}
+    with Store(stored) as store:
+        ours = folded.from_store(store, keys)
+    assert ours.runs == 5
+    assert [(line.algorithm, line.board) for line in ours.convergence()] == [("ga", 8)]
+
+
+def trace(best):
+    """A run whose generation g ends at 10 + 10 g evaluations with the given best."""
+    g = np.arange(len(best))
+    return np.column_stack([g, 10 + 10 * g, best, np.add(best, 1), np.add(best, 2), best])
+
+
+def test_quartiles_by_hand():
+    """Best per generation 3 1 0, 2 2 and 4 0: stopped runs keep their last best, so the
+    generations hold {3, 2, 4}, {1, 2, 0} and {0, 2, 0}."""
+    ours = folded.Folded()
+    for seed, best in enumerate([[3, 1, 0], [2, 2], [4, 0]], start=1):
+        ours.add("ga", 8, seed, trace(best))
+    line, = ours.convergence()
+    assert line.median.tolist() == [3, 1, 0]
+    assert line.low.tolist() == [2.5, 0.5, 0] and line.high.tolist() == [3.5, 1.5, 1]
+    assert line.evaluations.tolist() == [10, 20, 30]
+
+
+def test_the_fold_holds_a_table_of_conflicts_not_of_seeds():
+    """A thousand runs of the same trace leave the per-generation counts the size that one
+    leaves: the fold's memory grows with the generations and conflicts, not the runs."""
+    one, many = folded.Folded(), folded.Folded()
+    one.add("ga", 8, 1, trace([5, 3, 3, 1, 0]))
+    for seed in range(1, 1001):
+        many.add("ga", 8, seed, trace([5, 3, 3, 1, 0]))
+    assert many._group.counts.shape == one._group.counts.shape
+    assert many._group.counts.sum() == 1000 * one._group.counts.sum()
+
+
+def test_traces_that_come_apart_are_refused():
+    ours = folded.Folded()
+    ours.add("ga", 8, 1, trace([1, 0]))
+    ours.add("ga", 16, 1, trace([1, 0]))
+    with pytest.raises(ValueError, match="grouped by algorithm and board"):
+        ours.add("ga", 8, 2, trace([1, 0]))
+
+
+def test_a_frame_of_traces_folds_as_the_store_does(stored):
+    traces = read_traces(stored)
+    with Store(stored) as store:
+        ours = folded.from_store(store, order=list(traces["algorithm"].unique()))
+    again = folded.from_frame(traces)
+    for line, other in zip(ours.convergence(), again.convergence()):
+        assert np.array_equal(line.median, other.median)
+    pd.testing.assert_frame_equal(ours.first_rows(), again.first_rows())
+
+
+def test_an_ecdf_of_distinct_steps_differs_from_a_step_per_value_in_antialiasing_only():
+    """plots._ecdf draws a line of more than DISTINCT_ABOVE values a step per distinct value:
+    the picture of a step per value, but for a fraction of a shade in a few pixels."""
+    import io
+
+    import matplotlib.image
+    from matplotlib.figure import Figure
+
+    from gaqueens.reports import plots
+
+    count = plots.DISTINCT_ABOVE * 2
+    rng = np.random.default_rng(1)
+    values = rng.integers(1, 60, count) * 20.0
+    solved = rng.random(count) < 0.9
+    assert solved.sum() > plots.DISTINCT_ABOVE
+
+    def png(draw) -> np.ndarray:
+        figure = Figure(figsize=(4, 3))
+        axes = figure.subplots()
+        draw(axes)
+        axes.set_xscale("log")
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format="png", dpi=80)
+        buffer.seek(0)
+        return matplotlib.image.imread(buffer)
+
+    def each(axes):
+        x = np.sort(values[solved])
+        axes.step(np.r_[x[0], x], np.r_[0, np.arange(1, len(x) + 1) / count], where="post")
+
+    difference = np.abs(png(lambda axes: plots._ecdf(axes, values, solved, count))
+                        - png(each)).max(axis=2)
+    assert (difference > 0).mean() < 0.002 and difference.max() <= 0.25
