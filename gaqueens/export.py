@@ -52,6 +52,7 @@ from gaqueens import cli
 from gaqueens.checks import row_problem, stored_claims
 from gaqueens.cli import Parser
 from gaqueens.files import write_text
+from gaqueens.reports import runtimes
 from gaqueens.store import FILE, Store, Unreadable
 
 MARKER = "gaqueens-export.txt"
@@ -70,13 +71,14 @@ class Rejected(Exception):
     """A stored run fails the verifier: exit status 1."""
 
 
-def run_lines(trace: np.ndarray, final: int) -> list[tuple[int, int]]:
+def run_lines(trace: np.ndarray, final: int, conflicts=None) -> list[tuple[int, int]]:
     """One run's (evaluations, best so far) lines from its trace (a row per generation with
-    gaqueens.result.TRACE_COLUMNS): evaluation 1 with the first population's worst, each
-    improvement, and the final evaluation count."""
-    evaluations, best, worst = trace[:, 1], trace[:, 2], trace[0, 4]
+    gaqueens.result.TRACE_COLUMNS) and its own best ``conflicts`` (runtimes.best_so_far):
+    evaluation 1 with the first population's worst, each improvement, and the final
+    evaluation count."""
+    evaluations, worst = trace[:, 1], trace[0, 4]
     lines = [(1, int(worst))]
-    for count, value in zip(evaluations, np.minimum.accumulate(best)):
+    for count, value in zip(evaluations, runtimes.best_so_far(trace[:, 2], conflicts)):
         if value < lines[-1][1]:
             lines.append((int(count), int(value)))
     if lines[-1][0] != final:
@@ -108,7 +110,8 @@ def write_algorithm(folder: Path, name: str, settings: dict, runs, traces: dict)
         blocks, entries = [], []
         for row in rows.sort_values("seed").itertuples(index=False):
             _verify(row, settings)
-            lines = run_lines(traces[(name, board, row.seed)], int(row.evaluations))
+            lines = run_lines(traces[(name, board, row.seed)], int(row.evaluations),
+                              int(row.conflicts))
             blocks.append("\n".join([HEADER] + [f"{e} {v}" for e, v in lines]))
             entries.append({"instance": 1, "evals": int(row.evaluations),
                             "best": _best(lines, row),

@@ -72,6 +72,7 @@ def test_an_unsolved_runs_last_line_is_its_final_count():
     trace = np.array([[0, 20, 4, 5, 7, 5.0], [1, 40, 3, 4, 6, 4.0], [2, 60, 3, 4, 5, 4.0]])
     assert run_lines(trace, 60) == [(1, 7), (20, 4), (40, 3), (60, 3)]
     assert run_lines(trace[:1], 20) == [(1, 7), (20, 4)]
+    assert run_lines(trace, 60, 1) == [(1, 7), (20, 4), (40, 3), (60, 1)]  # a lost best child
 
 
 def test_iohinspector_reads_our_run_counts_and_fixed_target_runtimes(folder, exported):
@@ -89,7 +90,8 @@ def test_iohinspector_reads_our_run_counts_and_fixed_target_runtimes(folder, exp
     assert sorted(overview["best_y"]) == sorted(ga_runs["conflicts"])
 
     data = manager.load(monotonic=True, include_meta_data=True)
-    ours = runtimes.runtimes(read_traces(folder))
+    finals = {(r.algorithm, r.board, r.seed): r.conflicts for r in ga_runs.itertuples()}
+    ours = runtimes.runtimes(read_traces(folder), finals)
     compared = 0
     for (name, board), mine in ours.groupby(["algorithm", "board"]):
         part = data.filter((pl.col("algorithm_name") == name) & (pl.col("dimension") == board))

@@ -31,6 +31,16 @@ def test_an_unsolved_run_never_reaches_the_lower_targets():
     assert times.tolist() == [40, 40, np.inf, np.inf]
 
 
+def test_a_runs_own_best_below_its_last_population_counts_at_its_last_generation():
+    """Survivors dropped the solution a child found: the populations' best ends at 2, the run
+    (its hall of fame) at 0, found in the last generation."""
+    levels = np.array([3, 2, 1, 0])
+    assert runtimes.run_runtimes([20, 40, 60], [3, 1, 2], 7, levels, final=0).tolist() == [
+        20, 40, 40, 60]
+    assert runtimes.run_runtimes([20, 40, 60], [3, 1, 2], 7, levels, final=1).tolist() == [
+        20, 40, 40, np.inf]
+
+
 def test_targets_run_from_the_first_populations_median_to_zero():
     traces = pd.concat([trace([4, 2, 0], 9, 6.5, seed=1), trace([5, 1, 0], 9, 5.0, seed=2),
                         trace([3, 0], 8, 7.0, seed=3)])

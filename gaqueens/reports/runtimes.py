@@ -14,6 +14,13 @@ evaluation count that ends its generation; the first individual alone has at mos
 population's worst conflicts, so targets at or above that worst count as reached at evaluation
 1. The same rule writes the IOHanalyzer export (gaqueens.export), so both give the same
 runtimes.
+
+A trace describes each population after survival (DEAP's logbook), the run's own best is the
+best placement it evaluated (DEAP's hall of fame). Where survivors may drop the best child
+(scheme simple or mu,lambda, survivors by a tournament) the run's best can lie below every
+population's: it counts as reached at the run's last generation. For a solved run that is
+exact (the run stops in the generation its solution appears); for an unsolved one it is the
+latest the level can have been reached.
 """
 
 from __future__ import annotations
@@ -41,20 +48,30 @@ def targets(traces: pd.DataFrame) -> dict[tuple[int, str], np.ndarray]:
             for (board, measure), rows in first.groupby(["board", "fitness"])}
 
 
-def run_runtimes(evaluations, best, worst: float, levels: np.ndarray) -> np.ndarray:
-    """The runtime of one run to each of ``levels``, from its trace's evaluations and best per
-    generation and its first population's worst: 1 at or above that worst, else the
-    evaluations of the first generation whose best so far is at most the level, else
-    infinite."""
+def best_so_far(best, final=None) -> np.ndarray:
+    """A run's best so far at each generation, from its trace's best per generation and the
+    run's own best ``final`` (where given), reached at its last generation at the latest."""
     so_far = np.minimum.accumulate(np.asarray(best, dtype=float))
+    if final is not None and final < so_far[-1]:
+        so_far[-1] = final
+    return so_far
+
+
+def run_runtimes(evaluations, best, worst: float, levels: np.ndarray, final=None) -> np.ndarray:
+    """The runtime of one run to each of ``levels``, from its trace's evaluations and best per
+    generation, its first population's worst and its own best ``final``: 1 at or above that
+    worst, else the evaluations of the first generation whose best so far is at most the
+    level, else infinite."""
+    so_far = best_so_far(best, final)
     first = np.searchsorted(-so_far, -np.asarray(levels, dtype=float), side="left")
     found = np.asarray(evaluations, dtype=float)[np.minimum(first, len(so_far) - 1)]
     return np.where(levels >= worst, 1.0, np.where(first < len(so_far), found, np.inf))
 
 
-def runtimes(traces: pd.DataFrame) -> pd.DataFrame:
+def runtimes(traces: pd.DataFrame, finals=None) -> pd.DataFrame:
     """Every (run, target) pair's runtime, with COLUMNS, in the traces' order of runs (each
-    run's rows in order of generation, from 0)."""
+    run's rows in order of generation, from 0); ``finals`` maps (algorithm, board, seed) to
+    the run's own best (its ``conflicts``)."""
     if traces.empty:
         return pd.DataFrame(columns=COLUMNS)
     levels = targets(traces)
@@ -62,18 +79,20 @@ def runtimes(traces: pd.DataFrame) -> pd.DataFrame:
     ends = np.r_[starts[1:], len(traces)]
     evaluations, best = traces["evaluations"].to_numpy(), traces["best"].to_numpy()
     worst, boards = traces["worst"].to_numpy(), traces["board"].to_numpy()
+    algorithms, seeds = traces["algorithm"].to_numpy(), traces["seed"].to_numpy()
     measure = measures(traces)
     counts, times, chosen = [], [], []
     for start, end in zip(starts, ends):
         board_levels = levels[int(boards[start]), measure[start]]
         chosen.append(board_levels)
+        key = (algorithms[start], int(boards[start]), int(seeds[start]))
         times.append(run_runtimes(evaluations[start:end], best[start:end], worst[start],
-                                  board_levels))
+                                  board_levels, (finals or {}).get(key)))
         counts.append(len(board_levels))
     return pd.DataFrame({
-        "algorithm": np.repeat(traces["algorithm"].to_numpy()[starts], counts),
+        "algorithm": np.repeat(algorithms[starts], counts),
         "board": np.repeat(boards[starts], counts),
-        "seed": np.repeat(traces["seed"].to_numpy()[starts], counts),
+        "seed": np.repeat(seeds[starts], counts),
         "target": np.concatenate(chosen),
         "runtime": np.concatenate(times),
     }, columns=COLUMNS)
