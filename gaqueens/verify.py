@@ -174,7 +174,8 @@ def _stored(folder: Path, store: Store, experiment, problems: list[str]) -> str:
                 except Exception as error:
                     problem = f"its trace cannot be read ({type(error).__name__})"
         if (row.algorithm, row.board, row.seed) in keys and _whole(trace):
-            first.append(first_row(row.algorithm, row.board, row.seed, trace))
+            fitness = str(settings.get(row.algorithm, {}).get("fitness", "pairs"))
+            first.append(first_row(row.algorithm, row.board, row.seed, trace, fitness))
         if problem:
             problems.append(f"{FILE}: {row.algorithm} on board {row.board}, seed "
                             f"{row.seed}: {problem}")

@@ -113,9 +113,10 @@ class Folded:
         return sum(len(group["seeds"]) for group in self.groups.values())
 
     def add(self, algorithm: str, board: int, seed: int, trace: np.ndarray,
-            fitness: str = "pairs") -> None:
+            fitness: str = "pairs", final=None) -> None:
         """One run's trace (rows per generation, TRACE_COLUMNS), after every other run of
-        its (algorithm, board) or of an earlier group."""
+        its (algorithm, board) or of an earlier group; ``final`` is the run's own best (its
+        conflicts), which runtimes.best_so_far counts at its last generation."""
         key = (algorithm, int(board))
         if key != self._key:
             self._close()
@@ -132,7 +133,7 @@ class Folded:
         group.fitness.append(fitness)
         group.first.append(trace[0])
         levels = np.arange(best[0])  # those below the first best: above it, reached at once
-        group.below.append(runtimes.run_runtimes(evaluations, best, trace[0, 4], levels))
+        group.below.append(runtimes.run_runtimes(evaluations, best, trace[0, 4], levels, final))
 
     def _close(self) -> None:
         group = self._group
@@ -221,9 +222,10 @@ def from_store(store, keys=None, order=(), fitness=None) -> Folded:
     an algorithm to its fitness measure (pairs for those it does not name)."""
     folded = Folded(order)
     fitness = fitness or {}
-    for algorithm, board, seed, *_, blob in store.each():
+    for algorithm, board, seed, _, conflicts, *_, blob in store.each():
         if blob is not None and (keys is None or (algorithm, board, seed) in keys):
-            folded.add(algorithm, board, seed, unpack(blob), fitness.get(algorithm, "pairs"))
+            folded.add(algorithm, board, seed, unpack(blob), fitness.get(algorithm, "pairs"),
+                       conflicts)
     folded._close()
     return folded
 

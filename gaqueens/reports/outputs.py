@@ -83,7 +83,9 @@ def write(store, experiment) -> str:
     if problems:  # stored runs are verified as they come; this one was altered since
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise checks.Invalid(f"{folder / 'runs.sqlite'}: the verifier rejects {problems[0]}{more}")
-    traces = folded.from_store(store, keys, [entry.name for entry in experiment.entries])
+    traces = folded.from_store(store, keys, [entry.name for entry in experiment.entries],
+                               {entry.name: getattr(entry.settings, "fitness", "pairs")
+                                for entry in experiment.entries})
     several = runs["algorithm"].nunique() > 1
     searched = (runs["unit"] != "none").any()
     drawing = _draw_elsewhere(

@@ -56,7 +56,9 @@ def convergence(traces, path: Path, title: str) -> None:
     variants run beside the published GA); a run that has stopped keeps its last best, so the
     band covers every seed to the longest run. ``traces``: folded.Folded, or a table of
     traces."""
-    lines = _folded(traces).convergence()
+    data = _folded(traces)
+    lines = data.convergence()
+    excess = sorted({key[0] for key, group in data.groups.items() if "excess" in group["fitness"]})
     figure = _figure(8.5, 4.8)
     axes = figure.subplots()
     boards = sorted({line.board for line in lines})
@@ -76,7 +78,9 @@ def convergence(traces, path: Path, title: str) -> None:
     axes.yaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
     axes.set_ylim(bottom=0)
     axes.set_xlabel("evaluations")
-    axes.set_ylabel("best attacking pairs in the population")
+    axes.set_ylabel("best attacking pairs in the population" if not excess else
+                    "best fitness in the population\n(attacking pairs; excess for "
+                    + ", ".join(excess) + ")")
     axes.set_title(title)
     axes.grid(True, which="major", alpha=0.3)
     band = "\nand interquartile band" if len(names) == 1 else ""
