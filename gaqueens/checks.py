@@ -25,7 +25,7 @@ import numbers
 from dataclasses import dataclass
 
 from gaqueens import registry
-from gaqueens.board import rejection
+from gaqueens.board import diagonal_excess, rejection
 from gaqueens.ga import UNIT as GA_UNIT
 
 
@@ -87,6 +87,16 @@ def placement(text) -> list[int] | None:
         return [int(column) for column in str(text).split()]
     except ValueError:
         return None
+
+
+def own_best(conflicts: int, solution, fitness: str) -> int | None:
+    """A GA run's own best in its fitness measure, as its trace counts: its ``conflicts``
+    (attacking pairs, what runs report) or, for the excess fitness, the excess of its
+    placement; None for a placement that cannot be read."""
+    if fitness == "pairs":
+        return int(conflicts)
+    columns = placement(solution)
+    return None if columns is None else diagonal_excess(columns)
 
 
 def run_problem(rule: Claims, columns, board: int, conflicts: int, solved: bool) -> str | None:

@@ -49,7 +49,7 @@ import numpy as np
 
 from gaqueens import manifest
 from gaqueens import cli
-from gaqueens.checks import row_problem, stored_claims
+from gaqueens.checks import own_best, row_problem, stored_claims
 from gaqueens.cli import Parser
 from gaqueens.files import write_text
 from gaqueens.reports import runtimes
@@ -87,11 +87,11 @@ def run_lines(trace: np.ndarray, final: int, conflicts=None) -> list[tuple[int, 
 
 
 def _best(lines, row) -> dict:
-    """The run's best point: its value, the evaluations that first reached it, and the
-    placement where the final placement has that value (else none: it was lost)."""
+    """The run's best point: its value (the run's own best, in its fitness measure), the
+    evaluations that first reached it, and its placement."""
     value = lines[-1][1]
     reached = next(count for count, best in lines if best == value)
-    columns = [int(c) for c in row.solution.split()] if row.conflicts == value else []
+    columns = [int(c) for c in row.solution.split()]
     return {"evals": reached, "y": value, "x": columns}
 
 
@@ -111,7 +111,7 @@ def write_algorithm(folder: Path, name: str, settings: dict, runs, traces: dict)
         for row in rows.sort_values("seed").itertuples(index=False):
             _verify(row, settings)
             lines = run_lines(traces[(name, board, row.seed)], int(row.evaluations),
-                              int(row.conflicts))
+                              own_best(row.conflicts, row.solution, settings.get("fitness", "pairs")))
             blocks.append("\n".join([HEADER] + [f"{e} {v}" for e, v in lines]))
             entries.append({"instance": 1, "evals": int(row.evaluations),
                             "best": _best(lines, row),

@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from gaqueens import cli, manifest
-from gaqueens.checks import row_problem, rows_problems, stored_algorithm, stored_claims
+from gaqueens.checks import own_best, row_problem, rows_problems, stored_algorithm, stored_claims
 from gaqueens.cli import Parser
 from gaqueens.experiment import MAX_BOARD_KEY, Entry, Experiment
 from gaqueens.exported import compare, read_runs
@@ -169,8 +169,10 @@ def _stored(folder: Path, store: Store, experiment, problems: list[str]) -> str:
             problem = row_problem(row, stored_claims(row.algorithm, settings[row.algorithm]))
             if problem is None and blob is not None:
                 try:
-                    problem = unreadable or trace_problem(trace, row.generations,
-                                                          row.evaluations, row.conflicts)
+                    measure = str(settings[row.algorithm].get("fitness", "pairs"))
+                    problem = unreadable or trace_problem(
+                        trace, row.generations, row.evaluations,
+                        own_best(row.conflicts, row.solution, measure))
                 except Exception as error:
                     problem = f"its trace cannot be read ({type(error).__name__})"
         if (row.algorithm, row.board, row.seed) in keys and _whole(trace):

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from gaqueens.checks import own_best
 from gaqueens.reports import runtimes
 from gaqueens.result import TRACE_COLUMNS
 from gaqueens.store import unpack
@@ -222,10 +223,11 @@ def from_store(store, keys=None, order=(), fitness=None) -> Folded:
     an algorithm to its fitness measure (pairs for those it does not name)."""
     folded = Folded(order)
     fitness = fitness or {}
-    for algorithm, board, seed, _, conflicts, *_, blob in store.each():
+    for algorithm, board, seed, _, conflicts, *_, solution, blob in store.each():
         if blob is not None and (keys is None or (algorithm, board, seed) in keys):
-            folded.add(algorithm, board, seed, unpack(blob), fitness.get(algorithm, "pairs"),
-                       conflicts)
+            measure = fitness.get(algorithm, "pairs")
+            folded.add(algorithm, board, seed, unpack(blob), measure,
+                       own_best(conflicts, solution, measure))
     folded._close()
     return folded
 
