@@ -19,8 +19,8 @@ Without the store (results/ in git keeps none: the stores hold the traces and we
 what the committed files allow: the rows of runs.csv pass the verifier with the manifest's
 targets and are exactly the runs of the manifest's experiment, in its order; summary.csv equals
 the summary recomputed from them, but for the attacking pairs measured over the GA's first
-populations, which need the traces. A runs.csv without placements (a compact one) is checked
-the same way, placements aside. A folder with neither runs.sqlite nor runs.csv has no runs to
+populations, which need the traces. A runs.csv without placements (a compact one), or
+runs-compact.csv where runs.csv is not kept, is checked the same way, placements aside. A folder with neither runs.sqlite nor runs.csv has no runs to
 verify: exit status 2.
 
 Prints a one-line verdict and exits 0, or lists what is wrong and exits 1; 2 bad usage; 3 a
@@ -115,8 +115,9 @@ def verify_folder(folder) -> tuple[list[str], str]:
     if not folder.is_dir():
         raise NothingToVerify(f"{folder}: no such folder")
     stored = (folder / FILE).exists()
-    if not stored and not (folder / "runs.csv").exists():
-        raise NothingToVerify(f"{folder}: neither {FILE} nor runs.csv: no runs to verify")
+    if not stored and _runs_file(folder) is None:
+        raise NothingToVerify(f"{folder}: neither {FILE} nor runs.csv (or runs-compact.csv): "
+                              "no runs to verify")
     problems = []
     record = manifest.read(folder)
     experiment = None
@@ -201,33 +202,40 @@ def _whole(trace) -> bool:
         and len(trace) > 0
 
 
+def _runs_file(folder: Path) -> str | None:
+    """runs.csv, or where a repository keeps only it, runs-compact.csv (no placements)."""
+    return next((name for name in ("runs.csv", "runs-compact.csv") if (folder / name).exists()),
+                None)
+
+
 def _without_store(folder: Path, experiment, problems: list[str]) -> str:
-    runs = read_runs(folder / "runs.csv")
+    name = _runs_file(folder)
+    runs = read_runs(folder / name)
     absent = [column for column in ("algorithm", "board", "seed", "solved", "conflicts", "unit")
               if column not in runs.columns]
     if absent:
-        problems.append(f"runs.csv: has no column {', '.join(absent)}")
-        return "runs.csv is not a table of runs"
+        problems.append(f"{name}: has no column {', '.join(absent)}")
+        return f"{name} is not a table of runs"
     if experiment is None:
         rules = {name: stored_claims(name, {}) for name in runs["algorithm"].unique()}
     else:
         rules = {entry.name: stored_claims(entry.name, entry.settings) for entry in experiment.entries}
-    wrong = [f"runs.csv: {line}" for line in rows_problems(runs, rules)]
+    wrong = [f"{name}: {line}" for line in rows_problems(runs, rules)]
     if experiment is None:
         problems += wrong
-        return f"{len(runs)} runs of runs.csv pass the verifier"
+        return f"{len(runs)} runs of {name} pass the verifier"
     keys = list(zip(runs["algorithm"], runs["board"], runs["seed"]))
     tasks = experiment.tasks()
     if len(keys) != len(tasks) or set(keys) != set(tasks):
-        wrong.append(f"runs.csv: its {len(keys)} runs are not the {len(tasks)} runs of the "
+        wrong.append(f"{name}: its {len(keys)} runs are not the {len(tasks)} runs of the "
                      f"experiment in {manifest.FILE}")
     elif keys != list(zip(*(ordered(runs, experiment)[c] for c in ("algorithm", "board", "seed")))):
-        wrong.append("runs.csv: the runs are not in the experiment's order")
+        wrong.append(f"{name}: the runs are not in the experiment's order")
     problems += wrong
     placements = "" if "solution" in runs.columns else " (it has no placements)"
     if not wrong:  # a summary of other runs would differ everywhere
         _exports(folder, experiment, runs, None, problems, runs_file=False)
-    return (f"{len(runs)} runs of runs.csv{placements} pass the verifier and are the runs of "
+    return (f"{len(runs)} runs of {name}{placements} pass the verifier and are the runs of "
             f"{manifest.FILE}; summary.csv is recomputed from them; without {FILE} here, the "
             "traces, and the attacking pairs measured from them, are not checked")
 

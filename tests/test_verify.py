@@ -202,6 +202,18 @@ def test_the_files_alone_still_show_an_altered_row(capsys, folder, tmp_path):
         f"  runs.csv: {row.algorithm} on board {row.board}, seed {row.seed}: it reports")
 
 
+def test_runs_compact_csv_stands_in_for_runs_csv_when_only_it_is_kept(capsys, folder, tmp_path):
+    kept = committed(folder, tmp_path, compact=True)
+    (kept / "runs.csv").rename(kept / "runs-compact.csv")  # as results/scaling keeps it
+    code, lines, _ = verified(capsys, kept)
+    assert code == 0 and "runs of runs-compact.csv (it has no placements) pass" in lines[0]
+    runs = pd.read_csv(kept / "runs-compact.csv")
+    runs.loc[2, "conflicts"] += 1
+    runs.to_csv(kept / "runs-compact.csv", index=False)
+    code, lines, _ = verified(capsys, kept)
+    assert code == 1 and lines[1].startswith("  runs-compact.csv: ")
+
+
 def test_the_files_alone_show_a_missing_run(capsys, folder, tmp_path):
     kept = committed(folder, tmp_path)
     lines = (kept / "runs.csv").read_text().splitlines()
