@@ -95,8 +95,8 @@ def _best(lines, row) -> dict:
     return {"evals": reached, "y": value, "x": columns}
 
 
-def _verify(row, settings: dict) -> None:
-    problem = row_problem(row, stored_claims(row.algorithm, settings))
+def _verify(row, rule) -> None:
+    problem = row_problem(row, rule)
     if problem:
         raise Rejected(f"the verifier rejects {row.algorithm} on board {row.board}, seed "
                        f"{row.seed}: {problem}")
@@ -105,13 +105,14 @@ def _verify(row, settings: dict) -> None:
 def write_algorithm(folder: Path, name: str, settings: dict, runs, traces: dict) -> int:
     """Writes one algorithm's JSON and .dat files into ``folder``; returns its run count."""
     scenarios = []
+    rule = stored_claims(name, settings)
     for board, rows in runs.groupby("board", sort=True):
         path = f"{DATA_FOLDER}/IOHprofiler_f{FUNCTION_ID}_DIM{board}.dat"
         blocks, entries = [], []
         for row in rows.sort_values("seed").itertuples(index=False):
-            _verify(row, settings)
+            _verify(row, rule)
             lines = run_lines(traces[(name, board, row.seed)], int(row.evaluations),
-                              own_best(row.conflicts, row.solution, settings.get("fitness", "pairs")))
+                              own_best(row.conflicts, row.solution, rule.fitness))
             blocks.append("\n".join([HEADER] + [f"{e} {v}" for e, v in lines]))
             entries.append({"instance": 1, "evals": int(row.evaluations),
                             "best": _best(lines, row),

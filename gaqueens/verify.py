@@ -20,8 +20,8 @@ what the committed files allow: the rows of runs.csv pass the verifier with the 
 targets and are exactly the runs of the manifest's experiment, in its order; summary.csv equals
 the summary recomputed from them, but for the attacking pairs measured over the GA's first
 populations, which need the traces. A runs.csv without placements (a compact one), or
-runs-compact.csv where runs.csv is not kept, is checked the same way, placements aside. A folder with neither runs.sqlite nor runs.csv has no runs to
-verify: exit status 2.
+runs-compact.csv where runs.csv is not kept, is checked the same way, placements aside. A
+folder with neither runs.sqlite nor one of those has no runs to verify: exit status 2.
 
 Prints a one-line verdict and exits 0, or lists what is wrong and exits 1; 2 bad usage; 3 a
 fault, with the traceback in a temporary error.log (verify writes nothing into DIR); 130
@@ -164,21 +164,20 @@ def _stored(folder: Path, store: Store, experiment, problems: list[str]) -> str:
                 trace = unpack(blob)
             except Exception as error:  # zlib or numpy refuse an altered blob
                 unreadable = f"its trace cannot be read ({type(error).__name__})"
+        rule = stored_claims(row.algorithm, settings.get(row.algorithm, {}))
         if row.algorithm not in settings:
             problem = "it is stored without its algorithm's settings"
         else:
-            problem = row_problem(row, stored_claims(row.algorithm, settings[row.algorithm]))
+            problem = row_problem(row, rule)
             if problem is None and blob is not None:
                 try:
-                    measure = str(settings[row.algorithm].get("fitness", "pairs"))
                     problem = unreadable or trace_problem(
                         trace, row.generations, row.evaluations,
-                        own_best(row.conflicts, row.solution, measure))
-                except Exception as error:
+                        own_best(row.conflicts, row.solution, rule.fitness))
+                except Exception as error:  # numbers an altered trace cannot compare
                     problem = f"its trace cannot be read ({type(error).__name__})"
         if (row.algorithm, row.board, row.seed) in keys and _whole(trace):
-            fitness = str(settings.get(row.algorithm, {}).get("fitness", "pairs"))
-            first.append(first_row(row.algorithm, row.board, row.seed, trace, fitness))
+            first.append(first_row(row.algorithm, row.board, row.seed, trace, rule.fitness))
         if problem:
             problems.append(f"{FILE}: {row.algorithm} on board {row.board}, seed "
                             f"{row.seed}: {problem}")
@@ -209,33 +208,33 @@ def _runs_file(folder: Path) -> str | None:
 
 
 def _without_store(folder: Path, experiment, problems: list[str]) -> str:
-    name = _runs_file(folder)
-    runs = read_runs(folder / name)
+    file = _runs_file(folder)
+    runs = read_runs(folder / file)
     absent = [column for column in ("algorithm", "board", "seed", "solved", "conflicts", "unit")
               if column not in runs.columns]
     if absent:
-        problems.append(f"{name}: has no column {', '.join(absent)}")
-        return f"{name} is not a table of runs"
+        problems.append(f"{file}: has no column {', '.join(absent)}")
+        return f"{file} is not a table of runs"
     if experiment is None:
         rules = {name: stored_claims(name, {}) for name in runs["algorithm"].unique()}
     else:
         rules = {entry.name: stored_claims(entry.name, entry.settings) for entry in experiment.entries}
-    wrong = [f"{name}: {line}" for line in rows_problems(runs, rules)]
+    wrong = [f"{file}: {line}" for line in rows_problems(runs, rules)]
     if experiment is None:
         problems += wrong
-        return f"{len(runs)} runs of {name} pass the verifier"
+        return f"{len(runs)} runs of {file} pass the verifier"
     keys = list(zip(runs["algorithm"], runs["board"], runs["seed"]))
     tasks = experiment.tasks()
     if len(keys) != len(tasks) or set(keys) != set(tasks):
-        wrong.append(f"{name}: its {len(keys)} runs are not the {len(tasks)} runs of the "
+        wrong.append(f"{file}: its {len(keys)} runs are not the {len(tasks)} runs of the "
                      f"experiment in {manifest.FILE}")
     elif keys != list(zip(*(ordered(runs, experiment)[c] for c in ("algorithm", "board", "seed")))):
-        wrong.append(f"{name}: the runs are not in the experiment's order")
+        wrong.append(f"{file}: the runs are not in the experiment's order")
     problems += wrong
     placements = "" if "solution" in runs.columns else " (it has no placements)"
     if not wrong:  # a summary of other runs would differ everywhere
         _exports(folder, experiment, runs, None, problems, runs_file=False)
-    return (f"{len(runs)} runs of {name}{placements} pass the verifier and are the runs of "
+    return (f"{len(runs)} runs of {file}{placements} pass the verifier and are the runs of "
             f"{manifest.FILE}; summary.csv is recomputed from them; without {FILE} here, the "
             "traces, and the attacking pairs measured from them, are not checked")
 

@@ -167,6 +167,14 @@ class Folded:
         }, columns=FIRST_COLUMNS)
         return _typed(frame)
 
+    def fitness(self) -> dict[str, set[str]]:
+        """Each algorithm's fitness measures over its runs."""
+        self._close()
+        measures: dict[str, set[str]] = {}
+        for (algorithm, _), group in self.groups.items():
+            measures.setdefault(algorithm, set()).update(group["fitness"])
+        return measures
+
     def convergence(self) -> list[Line]:
         """A line per (algorithm, board), in drawing order."""
         self._close()

@@ -79,13 +79,13 @@ def write(store, experiment) -> str:
     name = title(experiment)
     keys = set(experiment.tasks())
     runs = _in_entry_order(store.runs(keys), experiment)
-    problems = checks.rows_problems(runs, checks.entry_claims(experiment.entries))
+    claims = checks.entry_claims(experiment.entries)
+    problems = checks.rows_problems(runs, claims)
     if problems:  # stored runs are verified as they come; this one was altered since
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise checks.Invalid(f"{folder / 'runs.sqlite'}: the verifier rejects {problems[0]}{more}")
-    traces = folded.from_store(store, keys, [entry.name for entry in experiment.entries],
-                               {entry.name: getattr(entry.settings, "fitness", "pairs")
-                                for entry in experiment.entries})
+    traces = folded.from_store(store, keys, list(claims),
+                               {name: claim.fitness for name, claim in claims.items()})
     several = runs["algorithm"].nunique() > 1
     searched = (runs["unit"] != "none").any()
     drawing = _draw_elsewhere(

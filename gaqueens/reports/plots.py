@@ -58,7 +58,7 @@ def convergence(traces, path: Path, title: str) -> None:
     traces."""
     data = _folded(traces)
     lines = data.convergence()
-    excess = sorted({key[0] for key, group in data.groups.items() if "excess" in group["fitness"]})
+    excess = sorted(name for name, measures in data.fitness().items() if "excess" in measures)
     figure = _figure(8.5, 4.8)
     axes = figure.subplots()
     boards = sorted({line.board for line in lines})
