@@ -23,9 +23,9 @@ _API = {
     "load": "gaqueens.experiment",
     "BadInput": "gaqueens.experiment",
     "run_sweep": "gaqueens.sweep",
-    "read_runs": "gaqueens.store",
-    "read_traces": "gaqueens.store",
-    "Result": "gaqueens.result",
+    "read_runs": "gaqueens.runtime.store",
+    "read_traces": "gaqueens.runtime.store",
+    "Result": "gaqueens.core.result",
 }
 __all__ = list(_API)
 

@@ -1,28 +1,34 @@
-"""What the commands share: usage errors on one line, and the exit statuses, each meaning one
-thing (README, "Commands"):
+"""What the commands share: usage errors on one line, and one wrapper, ``run``, that turns what
+stopped a command into its exit status, each meaning one thing (README, "Commands"):
 
     0    done
-    1    a run, or a stored folder, failed the verifier
-    2    bad input or usage: a line naming the file or option and what is expected
-    3    a fault: a worker died, the disk is full, the cluster failed, an unexpected error;
-         one line, and the traceback in error.log (best effort: the disk may be full)
+    1    a run, or a stored folder, failed the verifier (core.errors.Rejected)
+    2    bad input or usage: a line naming the file or option and what is expected (BadInput)
+    3    a fault: a worker died, the disk is full, out of memory, the cluster failed, an
+         unexpected error; one line, and the traceback in error.log (best effort: the disk may
+         be full) in the command's folder, or in the system's temporary folder
     130  interrupted (Ctrl-C or SIGTERM)
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
+import os
 import shlex
 import sys
 import tempfile
 import traceback
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Callable
 
-from gaqueens.files import write_text
+from gaqueens.core.errors import BadInput, Fault, Interrupted, Rejected
+from gaqueens.core.files import write_text
 
 DONE, REJECTED, BAD_INPUT, FAULT, INTERRUPTED = 0, 1, 2, 3, 130
 LOG = "error.log"
+NO_ROOM = {errno.ENOSPC, errno.EFBIG, getattr(errno, "EDQUOT", errno.ENOSPC)}
 
 
 class Parser(argparse.ArgumentParser):
@@ -36,6 +42,48 @@ class Parser(argparse.ArgumentParser):
 def one_line(text) -> str:
     """``text`` on one line: its lines joined with "; "."""
     return "; ".join(line.strip() for line in str(text).splitlines() if line.strip())
+
+
+def run(body: Callable[[], int | None], *, folder: Callable[[], object] = lambda: None,
+        interrupted: str = "interrupted", after_fault: Callable[[Exception], str] = lambda e: "") -> int:
+    """Runs a command's ``body`` and returns its exit status: what ``body`` returns (0 when
+    None), or that of what stopped it, said in one line on stderr. ``folder()`` is where
+    error.log goes (None: the system's temporary folder), ``interrupted`` the line for Ctrl-C,
+    and ``after_fault(error)`` what a fault's line adds (such as "the runs stored so far are
+    kept")."""
+    try:
+        status = body()
+        return DONE if status is None else status
+    except BadInput as error:
+        print(f"error: {error}", file=sys.stderr)
+        return BAD_INPUT
+    except Rejected as error:
+        print(f"error: {error}", file=sys.stderr)
+        return REJECTED
+    except (Interrupted, KeyboardInterrupt):
+        print(f"\n{interrupted}", file=sys.stderr)
+        return INTERRUPTED
+    except BrokenPipeError:  # stdout closed early, as by `| head`: the work is done
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return DONE
+    except Exception as error:
+        where = folder()
+        return fault(_fault_line(error, where, after_fault(error)), error, where,
+                     getattr(error, "details", ""))
+
+
+def _fault_line(error: Exception, folder, after: str) -> str:
+    """The line a fault is reported by."""
+    tail = f"; {after}" if after else ""
+    if isinstance(error, Fault):
+        return f"{error}{tail}"
+    if isinstance(error, MemoryError):
+        return f"ran out of memory (MemoryError) in the command's own process{tail}"
+    if isinstance(error, OSError) and error.errno in NO_ROOM:
+        written = os.path.basename(str(error.filename or "")) or "a file"
+        return (f"{folder or 'the output folder'}: writing {written} failed ({error.strerror}): "
+                f"the disk is full or a file size limit is reached{tail}")
+    return f"unexpected {type(error).__name__}: {error}{tail}"
 
 
 def fault(message: str, error: BaseException, folder=None, details: str = "") -> int:

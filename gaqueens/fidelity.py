@@ -31,18 +31,20 @@ from __future__ import annotations
 import csv
 import os
 import sys
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
-from gaqueens import executors, manifest
+from gaqueens import cli
+from gaqueens.runtime import executors, manifest
 from gaqueens.cli import Parser
 from gaqueens.experiment import BadInput, parse_seeds
-from gaqueens.files import folder_problem, write_text
+from gaqueens.core.files import folder_problem, write_text
 
 BOARDS = (8, 16, 32, 64, 128)
 SEEDS = (1, 1000)
-REFERENCE = Path("tests") / "data" / "genoxide-evaluations.csv"
+REFERENCE = "the shipped genoxide-evaluations.csv"  # gaqueens/data, written by bench.reference
 OUT = Path("results") / "fidelity"
 BAND = (0.9, 1.1)
 ALPHA = 0.01
@@ -51,11 +53,17 @@ COLUMNS = ("board", "seeds", "gaqueens_median", "genoxide_median", "median_ratio
            "genoxide_skipped_per_run")
 
 
-def read_reference(path: Path) -> dict[int, dict[int, tuple[int, int]]]:
-    """genoxide's runs: board -> seed -> (its own evaluations, generations). BadInput if the
-    file is missing or not such a CSV."""
+def shipped_reference():
+    """genoxide's stored runs shipped with the package (gaqueens/data/genoxide-evaluations.csv)."""
+    return resources.files("gaqueens").joinpath("data/genoxide-evaluations.csv")
+
+
+def read_reference(path=None) -> dict[int, dict[int, tuple[int, int]]]:
+    """genoxide's runs, from ``path`` or the shipped file: board -> seed -> (its own
+    evaluations, generations). BadInput if the file is missing or not such a CSV."""
+    path = shipped_reference() if path is None else Path(path)
     try:
-        with open(path, encoding="utf-8") as file:
+        with path.open(encoding="utf-8") as file:
             rows = list(csv.DictReader(line for line in file if not line.startswith("#")))
         out: dict[int, dict[int, tuple[int, int]]] = {}
         for row in rows:
@@ -74,7 +82,7 @@ def _evaluations(board: int, seeds: list[int]) -> list[int]:
     from gaqueens.ga import GaSettings, run
 
     settings = GaSettings()
-    return [run(settings, board, seed).evaluations for seed in seeds]
+    return [run(settings, board, seed).work for seed in seeds]
 
 
 def our_evaluations(boards, seeds: range, workers: int = 1) -> dict[int, np.ndarray]:
@@ -188,8 +196,7 @@ def _parser() -> Parser:
                         help="FIRST..LAST, inclusive (default 1..1000)")
     parser.add_argument("--boards", default=",".join(map(str, BOARDS)),
                         help="comma-separated boards (default 8,16,32,64,128)")
-    parser.add_argument("--reference", default=str(REFERENCE),
-                        help=f"genoxide's runs (default {REFERENCE})")
+    parser.add_argument("--reference", help=f"genoxide's runs (default: {REFERENCE})"),
     parser.add_argument("--out", default=str(OUT), help=f"output folder (default {OUT})")
     parser.add_argument("--workers", type=int, help="local processes (default: all cores)")
     return parser
@@ -208,31 +215,30 @@ def _boards(text: str) -> tuple[int, ...]:
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = _parser().parse_args(argv)
-    try:
-        first, last = parse_seeds(args.seeds)
-        seeds, boards = range(first, last + 1), _boards(args.boards)
-        if args.workers is not None and args.workers < 1:
-            raise BadInput(f"--workers must be a whole number >= 1, got {args.workers}")
-        reference = read_reference(Path(args.reference))
-        for board in boards:
-            missing = [seed for seed in seeds if seed not in reference.get(board, {})]
-            if missing:
-                raise BadInput(f"{args.reference}: no genoxide run of board {board}, seed "
-                               f"{missing[0]} ({len(missing)} missing); it holds boards "
-                               f"{', '.join(map(str, sorted(reference)))}")
-        out = Path(args.out)
-        if folder_problem(out):
-            raise BadInput(f"--out {out} {folder_problem(out)}")
-    except BadInput as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+    return cli.run(lambda: _fidelity(args, argv))
+
+
+def _fidelity(args, argv) -> None:
+    first, last = parse_seeds(args.seeds)
+    seeds, boards = range(first, last + 1), _boards(args.boards)
+    if args.workers is not None and args.workers < 1:
+        raise BadInput(f"--workers must be a whole number >= 1, got {args.workers}")
+    reference = read_reference(args.reference)
+    for board in boards:
+        missing = [seed for seed in seeds if seed not in reference.get(board, {})]
+        if missing:
+            raise BadInput(f"{args.reference or REFERENCE}: no genoxide run of board {board}, seed "
+                           f"{missing[0]} ({len(missing)} missing); it holds boards "
+                           f"{', '.join(map(str, sorted(reference)))}")
+    out = Path(args.out)
+    if folder_problem(out):
+        raise BadInput(f"--out {out} {folder_problem(out)}")
     rows = fidelity(boards, seeds, reference, args.workers or os.cpu_count() or 1)
-    text = report(rows, argv, args.reference)
+    text = report(rows, argv, args.reference or REFERENCE)
     out.mkdir(parents=True, exist_ok=True)
     write_text(out / "fidelity.csv", _frame(rows)[list(COLUMNS)].to_csv(index=False))
     write_text(out / "fidelity.md", text)
     print(text)
-    return 0
 
 
 if __name__ == "__main__":

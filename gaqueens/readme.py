@@ -44,7 +44,7 @@ def table(results: Path) -> str:
             "placements (N!)": row.placements,
             "solutions": "not counted" if pd.isna(row.solutions) else f"{int(row.solutions):,}",
             "attacking pairs of a random placement: exact / measured": (
-                f"{row.pairs_exact:.1f} / {row.pairs_measured:.2f}"),
+                f"{row.random_exact:.1f} / {row.random_measured:.2f}"),
             "published median evaluations": number(row.reference),
             "ours (95% CI)": _interval(row),
             "solved": f"{row.solved}/{row.runs}",
@@ -144,7 +144,7 @@ def scaling(results: Path) -> str:
 def sensitivity(results: Path) -> str:
     """Per board, the grid's best cell beside the published GA, with its comparison."""
     from gaqueens.experiment.grid import grid_of
-    from gaqueens.manifest import read
+    from gaqueens.runtime.manifest import read
     from gaqueens.reports import sensitivity as grids
 
     summary = _summary(results, "sensitivity")

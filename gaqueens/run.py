@@ -2,12 +2,12 @@
 
     python -m gaqueens.run --board N [--seed S] [--algorithm NAME] [FILE [--set PATH=VALUE ...]]
 
-NAME is an algorithm's name (built in, or a plug-in's: gaqueens.registry), ga by default; with
+NAME is an algorithm's name (built in, or a plug-in's: gaqueens.core.algorithms), ga by default; with
 FILE, an experiment file, the name of one of its entries (a GA variant's too), run with the
 file's settings (the published ones by default).
 Prints the conflicts and the work it took, the columns (shortened for big boards), the board
 for N up to 20, and the wall time. Exit status (gaqueens/cli.py): 0 done; 1 the verifier
-rejects the answer (gaqueens/checks.py); 2 bad input or usage; 3 an unexpected error, in one
+rejects the answer (gaqueens/runtime/claims.py); 2 bad input or usage; 3 an unexpected error, in one
 line with the traceback in a temporary error.log; 130 interrupted.
 """
 
@@ -15,11 +15,15 @@ from __future__ import annotations
 
 import sys
 
-from gaqueens import cli, registry
-from gaqueens.registry import execute
-from gaqueens.board import drawing, has_solution
-from gaqueens.checks import claims, run_problem
+from gaqueens import cli
+from gaqueens.core import algorithms
+from gaqueens.core.registry import Unknown
+from gaqueens.runtime import budget
+from gaqueens.runtime.execution import execute, need
+from gaqueens import problems
+from gaqueens.runtime.claims import claims, run_problem
 from gaqueens.cli import Parser
+from gaqueens.core.errors import Fault, Rejected
 from gaqueens.experiment import BOARDS, SEED, BadInput, load
 
 DRAWN_UP_TO = 20
@@ -35,17 +39,19 @@ def columns_text(solution) -> str:
     return f"[{shown}] ({len(columns):,} columns)"
 
 
-def report(algorithm: str, unit: str, result, seconds: float) -> str:
-    """The lines `gaqueens.run` prints for a result of ``algorithm``, whose work is in ``unit``."""
+def report(algorithm: str, unit: str, result, seconds: float, problem: str = problems.DEFAULT) -> str:
+    """The lines `gaqueens.run` prints for a result of ``algorithm``, whose work is in ``unit``,
+    on ``problem``."""
     if unit == "evaluations":
-        work = f"after {result.generations} generations and {result.evaluations} evaluations"
+        work = f"after {result.generations} generations and {result.work} evaluations"
     elif unit == "none":
         work = "with no search"
     else:
-        work = f"after {result.evaluations} {unit}"
+        work = f"after {result.work} {unit}"
     lines = [f"{result.conflicts} conflicts {work}", f"columns {columns_text(result.solution)}"]
-    if len(result.solution) <= DRAWN_UP_TO:
-        lines.append(drawing(result.solution))
+    drawn = problems.get(problem).drawing(result.solution)
+    if len(result.solution) <= DRAWN_UP_TO and drawn:
+        lines.append(drawn)
     lines.append(f"{algorithm}, {seconds:.3f} s")
     return "\n".join(lines)
 
@@ -59,51 +65,60 @@ def main(argv=None) -> int:
                         help="the algorithm, or with FILE one of its entries (default: ga)")
     parser.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
                         help="with FILE: change its setting at PATH (VALUE is YAML); repeatable")
+    parser.add_argument("--memory-budget", metavar="SIZE",
+                        help="the memory the run may take, e.g. 4GB (default: the available "
+                             "memory)")
     args = parser.parse_args(argv)
-    try:
-        return _run(args)
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return cli.INTERRUPTED
-    except Exception as error:
-        return cli.fault(f"unexpected {type(error).__name__}: {error}", error)
+    return cli.run(lambda: _run(args))
 
 
-def _run(args) -> int:
+def _run(args) -> None:
+    if not BOARDS.accepts(args.board):
+        raise BadInput(f"--board must be {BOARDS.expected}, got {args.board}")
+    if not SEED.accepts(args.seed):
+        raise BadInput(f"--seed must be {SEED.expected}, got {args.seed}")
+    if args.set and not args.file:
+        raise BadInput("--set changes an experiment file's settings: give the FILE too")
+    if args.file:
+        experiment = load(args.file, overrides=args.set)
+        names = [entry.name for entry in experiment.entries]
+        if args.algorithm not in names:
+            raise BadInput(f"{args.file}: has no settings for {args.algorithm} "
+                           f"(it runs {', '.join(names)})")
+        entry = experiment.entry(args.algorithm)
+        algorithm, settings = entry.runner, entry.settings
+    else:
+        try:
+            algorithm = algorithms.find(args.algorithm)
+        except Unknown as error:
+            raise BadInput(f"--algorithm {args.algorithm} {error}") from None
+        settings = algorithm.settings()
+    problem = getattr(settings, "problem", problems.DEFAULT)
+    if not problems.get(problem).has_solution(args.board) and getattr(settings, "target", 0) == 0:
+        raise BadInput(f"--board {args.board} has no solution (boards 2 and 3 have none)")
+    given = None
+    if args.memory_budget is not None:
+        given = budget.parse_size(args.memory_budget)
+        if given is None:
+            raise BadInput(f"--memory-budget must be a size such as 4GB or 512MB, got "
+                           f"{args.memory_budget!r}")
+    limit, how = budget.per_worker(1, given)
+    wanted = need(algorithm, settings, args.board)
+    if limit is not None and wanted is not None and wanted > limit:
+        raise BadInput(f"{args.algorithm} on board {args.board:,} needs about "
+                       f"{budget.shown(wanted)} of memory, more than the budget of "
+                       f"{budget.shown(limit)} ({how}); run a smaller board, or set "
+                       "--memory-budget")
     try:
-        if not BOARDS.accepts(args.board):
-            raise BadInput(f"--board must be {BOARDS.expected}, got {args.board}")
-        if not SEED.accepts(args.seed):
-            raise BadInput(f"--seed must be {SEED.expected}, got {args.seed}")
-        if args.set and not args.file:
-            raise BadInput("--set changes an experiment file's settings: give the FILE too")
-        if args.file:
-            experiment = load(args.file, overrides=args.set)
-            names = [entry.name for entry in experiment.entries]
-            if args.algorithm not in names:
-                raise BadInput(f"{args.file}: has no settings for {args.algorithm} "
-                               f"(it runs {', '.join(names)})")
-            entry = experiment.entry(args.algorithm)
-            algorithm, settings = entry.runner, entry.settings
-        else:
-            try:
-                algorithm = registry.algorithm(args.algorithm)
-            except registry.Unknown as error:
-                raise BadInput(f"--algorithm {args.algorithm} {error}") from None
-            settings = algorithm.settings()
-        if not has_solution(args.board) and getattr(settings, "target", 0) == 0:
-            raise BadInput(f"--board {args.board} has no solution (boards 2 and 3 have none)")
-    except BadInput as error:
-        print(f"error: {error}", file=sys.stderr)
-        return cli.BAD_INPUT
-    result = execute(algorithm, settings, args.board, args.seed)
-    print(report(args.algorithm, algorithm.unit, result, result.seconds))
+        result = execute(algorithm, settings, args.board, args.seed)
+    except MemoryError:
+        raise Fault(f"{args.algorithm} on board {args.board:,}, seed {args.seed} ran out of "
+                    "memory (MemoryError): give it more memory, or run a smaller board") from None
+    print(report(args.algorithm, algorithm.unit, result, result.seconds, problem))
     problem = run_problem(claims(algorithm, settings), result.solution, args.board,
                           result.conflicts, result.solved)
     if problem:
-        print(f"error: the verifier rejects the answer: {problem}", file=sys.stderr)
-        return cli.REJECTED
-    return cli.DONE
+        raise Rejected(f"the verifier rejects the answer: {problem}")
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ what they were exported from, and its manifest against its store.
 With the folder's store (runs.sqlite):
 
 - the store passes SQLite's integrity check;
-- every stored run passes the verifier (gaqueens/checks.py) with the target of the settings
+- every stored run passes the verifier (gaqueens/runtime/claims.py) with the target of the settings
   stored beside it, and a GA run's trace counts generations 0, 1, ... and ends at the run's
   generations and evaluations, with the run's conflicts as its best;
 - manifest.json records a complete sweep whose algorithms have the stored settings, and every
@@ -37,21 +37,23 @@ from pathlib import Path
 
 import numpy as np
 
-from gaqueens import cli, manifest
-from gaqueens.checks import own_best, row_problem, rows_problems, stored_algorithm, stored_claims
+from gaqueens import cli, problems
+from gaqueens.core.errors import BadInput
+from gaqueens.runtime import manifest
+from gaqueens.runtime.claims import own_best, row_problem, rows_problems, stored_algorithm, stored_claims
 from gaqueens.cli import Parser
 from gaqueens.experiment import MAX_BOARD_KEY, Entry, Experiment
-from gaqueens.exported import compare, read_runs
+from gaqueens.reports.readback import compare, read_runs
 from gaqueens.reports.folded import first_frame, first_row
-from gaqueens.reports.outputs import _in_entry_order as ordered  # the export's own order
-from gaqueens.result import TRACE_COLUMNS
-from gaqueens.store import FILE, RUN_COLUMNS, Store, Unreadable, unpack
+from gaqueens.reports.outputs import in_entry_order as ordered  # the export's own order
+from gaqueens.core.result import TRACE_COLUMNS
+from gaqueens.runtime.store import FILE, RUN_COLUMNS, Store, Unreadable, unpack
 
 LISTED = 40  # problems printed; the count says how many more
 StoredRun = namedtuple("StoredRun", RUN_COLUMNS)
 
 
-class NothingToVerify(Exception):
+class NothingToVerify(BadInput):
     """DIR is not a folder, or holds no runs."""
 
 
@@ -68,13 +70,14 @@ def experiment_of(record: dict, folder: Path) -> Experiment:
         seeds=(int(settings["seeds"]["first"]), int(settings["seeds"]["last"])),
         entries=entries, output=folder,
         reference={int(board): value for board, value in settings["reference"].items()},
+        problem=str(settings.get("problem", problems.DEFAULT)),
     )
     experiment.tasks()  # every setting it needs is there
     return experiment
 
 
 def trace_problem(trace: np.ndarray, generations: int, evaluations: int, conflicts: int):
-    """What is wrong with a GA run's trace (gaqueens/result.py, TRACE_COLUMNS), or None.
+    """What is wrong with a GA run's trace (gaqueens/core/result.py, TRACE_COLUMNS), or None.
 
     The run reports the best placement it evaluated (DEAP's hall of fame), the trace the best
     of each population after survival (DEAP's logbook). Where survivors may lose the best
@@ -112,6 +115,8 @@ def verify_folder(folder) -> tuple[list[str], str]:
     """What is wrong with ``folder`` (a line each, empty when nothing is), and what was
     checked, in words; NothingToVerify when it holds no runs."""
     folder = Path(folder)
+    if folder.is_file():
+        raise NothingToVerify(f"{folder}: is a file, expected an output folder of a sweep")
     if not folder.is_dir():
         raise NothingToVerify(f"{folder}: no such folder")
     stored = (folder / FILE).exists()
@@ -172,8 +177,8 @@ def _stored(folder: Path, store: Store, experiment, problems: list[str]) -> str:
             if problem is None and blob is not None:
                 try:
                     problem = unreadable or trace_problem(
-                        trace, row.generations, row.evaluations,
-                        own_best(row.conflicts, row.solution, rule.fitness))
+                        trace, row.generations, row.work,
+                        own_best(row.conflicts, row.solution, rule.fitness, rule.problem))
                 except Exception as error:  # numbers an altered trace cannot compare
                     problem = f"its trace cannot be read ({type(error).__name__})"
         if (row.algorithm, row.board, row.seed) in keys and _whole(trace):
@@ -246,8 +251,9 @@ def _exports(folder: Path, experiment, runs, traces, problems, runs_file: bool =
 
     if runs_file:
         problems += compare(folder / "runs.csv", runs, ("algorithm", "board", "seed"))
-    summary = ordered(tables.summarize(runs, traces, experiment.reference), experiment)
-    skip = ("pairs_measured",) if traces is None else ()
+    summary = ordered(tables.summarize(runs, traces, experiment.reference, experiment.problem),
+                      experiment)
+    skip = ("random_measured",) if traces is None else ()
     problems += compare(folder / "summary.csv", summary, ("algorithm", "board"), skip)
 
 
@@ -258,26 +264,20 @@ def main(argv=None) -> int:
                                 "the manifest.")
     parser.add_argument("folder", metavar="DIR", help="an output folder of a sweep")
     args = parser.parse_args(argv)
-    try:
+
+    def body() -> int:
         problems, checked = verify_folder(args.folder)
-    except NothingToVerify as error:
-        print(f"error: {error}", file=sys.stderr)
-        return cli.BAD_INPUT
-    except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
-        return cli.INTERRUPTED
-    except Exception as error:
-        return cli.fault(f"{args.folder}: unexpected {type(error).__name__} while verifying: "
-                         f"{error}", error)
-    if not problems:
-        print(f"{args.folder}: verified: {checked}")
-        return cli.DONE
-    print(f"{args.folder}: {len(problems)} problem{'s' * (len(problems) > 1)}:")
-    for problem in problems[:LISTED]:
-        print(f"  {problem}")
-    if len(problems) > LISTED:
-        print(f"  and {len(problems) - LISTED} more")
-    return cli.REJECTED
+        if not problems:
+            print(f"{args.folder}: verified: {checked}")
+            return cli.DONE
+        print(f"{args.folder}: {len(problems)} problem{'s' * (len(problems) > 1)}:")
+        for problem in problems[:LISTED]:
+            print(f"  {problem}")
+        if len(problems) > LISTED:
+            print(f"  and {len(problems) - LISTED} more")
+        return cli.REJECTED
+
+    return cli.run(body)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """Shared test set-up: Hypothesis keeps its files in a temporary folder, and numba (the
-kernels' compiled code, gaqueens.baselines.jit) its cache in the system's temporary folder, kept from one
+kernels' compiled code, gaqueens.core.jit) its cache in the system's temporary folder, kept from one
 session to the next (compiling every kernel the tests call takes about half a minute); neither
 writes into the checkout. The commands the tests start inherit numba's cache."""
 

@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gaqueens.registry import ALGORITHMS
+from gaqueens.core.algorithms import ALGORITHMS
 from gaqueens.baselines import backtracking, backtracking_heuristic, construction, local_search
 from gaqueens.baselines import min_conflicts
-from gaqueens.board import attacking_pairs, is_solution
+from gaqueens.problems.nqueens.verifier import attacking_pairs, is_solution
 from gaqueens.experiment import BadInput, load
-from gaqueens.ranges import Number, Whole, allowed
+from gaqueens.core.ranges import Number, Whole, allowed
 
 BASELINES = sorted(name for name in ALGORITHMS if name != "ga")
 SEARCHES = [name for name in BASELINES if not ALGORITHMS[name].deterministic]
@@ -105,7 +105,7 @@ def test_settings_round_trip_through_an_experiment_file_at_their_range_edges(nam
 def test_a_search_solves_small_boards_and_the_verifier_agrees(name, board, seed):
     result = run(name, board, seed)
     assert_honest(result, board)
-    assert result.solved and result.evaluations >= 1
+    assert result.solved and result.work >= 1
 
 
 @pytest.mark.parametrize("name", SEARCHES)
@@ -172,23 +172,23 @@ def naive_first_solution(n):
 def test_backtracking_finds_the_first_solution_with_the_nodes_a_naive_search_places(board):
     columns, nodes = naive_first_solution(board)
     result = run("backtracking", board)
-    assert result.solved and result.solution.tolist() == columns and result.evaluations == nodes
+    assert result.solved and result.solution.tolist() == columns and result.work == nodes
     assert_honest(result, board)
 
 
 def test_backtracking_finds_the_well_known_first_solution_of_eight():
     result = run("backtracking", 8)
-    assert result.solution.tolist() == [0, 4, 7, 5, 2, 6, 1, 3] and result.evaluations == 113
+    assert result.solution.tolist() == [0, 4, 7, 5, 2, 6, 1, 3] and result.work == 113
 
 
 @settings(max_examples=40, deadline=None)
 @given(board=st.sampled_from([6, 8, 10, 12, 16]), data=st.data())
 def test_backtracking_spends_exactly_its_budget_or_the_nodes_the_solution_takes(board, data):
-    needed = run("backtracking", board).evaluations
+    needed = run("backtracking", board).work
     budget = data.draw(st.integers(1, needed + 50))
     result = run("backtracking", board, budget=budget)
     assert_honest(result, board)
-    assert result.evaluations == min(budget, needed)
+    assert result.work == min(budget, needed)
     if budget >= needed:
         assert result.solved
         assert result.solution.tolist() == run("backtracking", board).solution.tolist()
@@ -199,7 +199,7 @@ def test_backtracking_spends_exactly_its_budget_or_the_nodes_the_solution_takes(
 def test_backtracking_stops_at_its_budget_on_a_board_it_cannot_finish():
     result = run("backtracking", 64, budget=20_000)
     assert_honest(result, 64)
-    assert not result.solved and result.evaluations == 20_000
+    assert not result.solved and result.work == 20_000
     path, nodes = backtracking.search(64, 20_000)
     assert nodes == 20_000 and len(path) < 64 and attacking_pairs(path) == 0
     assert result.solution[:len(path)].tolist() == path  # the rows placed, then the rest
@@ -226,7 +226,7 @@ def test_construction_of_eight_is_the_genome_of_spec_section_2():
 def test_construction_solves_every_board_from_4_to_2000_with_no_work():
     for board in [1, *range(4, 2001)]:
         result = run("construction", board)
-        assert result.solved and result.evaluations == 0, board
+        assert result.solved and result.work == 0, board
         assert is_solution(result.solution, board), board
 
 
@@ -269,20 +269,44 @@ def test_gaqueens_run_runs_each_baseline_on_eight_queens(name):
     assert done.stdout.startswith("0 conflicts") and done.stderr == ""
 
 
-def test_a_kernels_loading_is_not_counted_in_a_runs_seconds(monkeypatch):
-    """registry.execute calls an algorithm's prepare once a process, before the clock starts."""
-    import time
+def test_a_processs_one_off_costs_are_paid_before_the_clock_starts(monkeypatch):
+    """execute runs an algorithm untimed once a process for each of its settings (its prepare
+    first, if any), and only then starts the clock of the run it times."""
+    from gaqueens.runtime import execution
 
-    from gaqueens import registry
+    events = []
+
+    def run(settings, board, seed):
+        events.append(("run", board, seed))
+        return ALGORITHMS["construction"].run(settings, board, seed)
+
+    clock = iter(range(100))
+    monkeypatch.setattr(execution.time, "perf_counter", lambda: events.append("clock") or next(clock))
+    monkeypatch.setattr(execution, "_WARMED", set())
+    algorithm = dataclasses.replace(ALGORITHMS["construction"], run=run,
+                                    prepare=lambda: events.append("prepare"))
+    execution.execute(algorithm, algorithm.settings(), 12, 1)
+    execution.execute(algorithm, algorithm.settings(), 12, 2)
+    assert events == ["prepare", ("run", execution.WARM_BOARD, 0),
+                      "clock", ("run", 12, 1), "clock", "clock", ("run", 12, 2), "clock"]
+
+
+def test_a_ga_batch_is_preceded_once_by_an_untimed_run_of_its_settings(monkeypatch):
+    from gaqueens import ga
+    from gaqueens.runtime import execution
 
     calls = []
+    real = ga.run_many
 
-    def slow_prepare():
-        calls.append(1)
-        time.sleep(0.3)
+    def recorded(s, b, seeds):
+        calls.append((s, b, list(seeds)))
+        return real(s, b, seeds)
 
-    algorithm = dataclasses.replace(registry.ALGORITHMS["construction"], prepare=slow_prepare)
-    monkeypatch.setattr(registry, "_PREPARED", set())
-    first = registry.execute(algorithm, algorithm.settings(), 8, 1)
-    second = registry.execute(algorithm, algorithm.settings(), 8, 1)
-    assert calls == [1] and first.seconds < 0.2 and second.seconds < 0.2
+    monkeypatch.setattr(ga, "run_many", recorded)  # what ga.warm calls
+    algorithm = dataclasses.replace(ALGORITHMS["ga"], run_many=recorded)
+    monkeypatch.setattr(execution, "_WARMED", set())
+    settings = ga.GaSettings(population=10, generations=500)
+    for _ in range(2):
+        execution.execute_batch(algorithm, settings, 12, [1, 2])
+    capped = dataclasses.replace(settings, generations=ga.WARM_GENERATIONS)
+    assert calls == [(capped, 8, [0]), (settings, 12, [1, 2]), (settings, 12, [1, 2])]

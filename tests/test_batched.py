@@ -1,5 +1,5 @@
 """The batched GA (gaqueens.ga.batched, ga.run_many): each seed's run is the general engine's
-(gaqueens.result.same_run: numbers, solution and trace), over many seeds, boards and the
+(tests/runs.py, same_run: numbers, solution and trace), over many seeds, boards and the
 settings of its family; the published table's runs are reproduced; other settings go to the
 general engine."""
 
@@ -10,11 +10,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gaqueens import ga, registry
-from gaqueens.ga import GaSettings, batched, numpy_engine
-from gaqueens.ga.operators import Pmx, Shuffle, Swap, Tournament, Uniform, DeapOperator
+from gaqueens import ga
+from gaqueens.core.algorithms import ALGORITHMS
+from gaqueens.runtime.execution import execute_batch
+from gaqueens.ga import GaSettings, batched
+from gaqueens.ga import general
+from gaqueens.ga.operators import Operator, make
 from gaqueens.ga.randomness import Randomness
-from gaqueens.result import same_run
+from runs import same_run
 
 TABLE = Path(__file__).parents[1] / "results" / "table" / "runs.csv"
 
@@ -28,13 +31,13 @@ FAMILY = {
     "unsolved at the limit": (GaSettings(generations=60), [24, 40], range(1, 16)),
     "no generation": (GaSettings(generations=0), [16], range(1, 6)),
     "target above zero": (GaSettings(target=4, population=6, offspring=9), [30], range(1, 21)),
-    "tournament of 3": (GaSettings(select=Tournament(3)), [12], range(1, 21)),
-    "tournament of 1": (GaSettings(select=Tournament(1), generations=200), [8], range(1, 11)),
+    "tournament of 3": (GaSettings(select=make("select", "tournament", size=3)), [12], range(1, 21)),
+    "tournament of 1": (GaSettings(select=make("select", "tournament", size=1), generations=200), [8], range(1, 11)),
     # uniform parents draw (0, mu, lambda), as the swap draws (0, n, lambda) and (0, n - 1,
     # lambda): one block shared when mu = n or mu = n - 1
-    "uniform": (GaSettings(select=Uniform()), [8, 10], range(1, 21)),
-    "uniform, mu = n": (GaSettings(select=Uniform(), population=8), [8], range(1, 21)),
-    "uniform, mu = n - 1": (GaSettings(select=Uniform(), population=9), [10], range(1, 21)),
+    "uniform": (GaSettings(select=make("select", "uniform")), [8, 10], range(1, 21)),
+    "uniform, mu = n": (GaSettings(select=make("select", "uniform"), population=8), [8], range(1, 21)),
+    "uniform, mu = n - 1": (GaSettings(select=make("select", "uniform"), population=9), [10], range(1, 21)),
     "excess": (GaSettings(fitness="excess"), [8, 14], range(1, 21)),
     "excess, mu,lambda": (GaSettings(fitness="excess", scheme="mu,lambda"), [10], range(1, 11)),
     "one parent, one child": (GaSettings(population=1, offspring=1, generations=3000), [8],
@@ -49,7 +52,7 @@ def test_each_seeds_run_is_the_general_engines(name):
     assert batched.covers(settings, boards[0])
     for board in boards:
         together = ga.run_many(settings, board, seeds)
-        alone = [numpy_engine.run(settings, board, seed) for seed in seeds]
+        alone = [general.run(settings, board, seed) for seed in seeds]
         assert [r.generations for r in together] == [r.generations for r in alone]
         assert all(same_run(a, b) for a, b in zip(together, alone)), (name, board)
 
@@ -70,16 +73,16 @@ def test_the_published_tables_runs_are_reproduced():
         mine = sorted((r for r in rows if int(r["board"]) == board), key=lambda r: int(r["seed"]))
         results = ga.run_many(GaSettings(), board, [int(r["seed"]) for r in mine])
         for row, result in zip(mine, results):
-            assert (int(row["generations"]), int(row["evaluations"]), int(row["conflicts"])) == (
-                result.generations, result.evaluations, result.conflicts)
+            assert (int(row["generations"]), int(row["work"]), int(row["conflicts"])) == (
+                result.generations, result.work, result.conflicts)
             assert row["solution"] == " ".join(map(str, result.solution.tolist()))
 
 
 @pytest.mark.parametrize("settings", [
-    GaSettings(engine="deap"), GaSettings(crossover=Pmx(), cxpb=0.5),
-    GaSettings(mutation=Shuffle()),
-    GaSettings(mutation=Swap(2)), GaSettings(variation="and"), GaSettings(scheme="simple"),
-    GaSettings(survivors=Tournament(2)), GaSettings(select=DeapOperator("selRandom")),
+    GaSettings(engine="deap"), GaSettings(crossover=make("crossover", "pmx"), cxpb=0.5),
+    GaSettings(mutation=make("mutation", "shuffle")),
+    GaSettings(mutation=make("mutation", "swap", count=2)), GaSettings(variation="and"), GaSettings(scheme="simple"),
+    GaSettings(survivors=make("survivors", "tournament", size=2)), GaSettings(select=Operator("select", "deap", (), "selRandom")),
 ], ids=["deap", "pmx", "shuffle", "two swaps", "and", "simple", "survivors", "deap select"])
 def test_other_settings_run_seed_by_seed_on_their_engine(settings):
     assert not batched.covers(settings, 8)
@@ -92,7 +95,7 @@ def test_other_settings_run_seed_by_seed_on_their_engine(settings):
 def test_a_board_of_one_runs_on_the_general_engine():
     assert not batched.covers(GaSettings(), 1)
     (result,) = ga.run_many(GaSettings(), 1, [3])
-    assert result.solved and result.evaluations == 20
+    assert result.solved and result.work == 20
 
 
 def test_results_come_in_the_seeds_order_with_their_share_of_the_time():
@@ -100,15 +103,15 @@ def test_results_come_in_the_seeds_order_with_their_share_of_the_time():
     start = time.perf_counter()
     results = ga.run_many(GaSettings(), 16, seeds)
     wall = time.perf_counter() - start
-    assert [r.evaluations for r in results] == [ga.run(GaSettings(), 16, s).evaluations
+    assert [r.work for r in results] == [ga.run(GaSettings(), 16, s).work
                                                for s in seeds]
     assert all(r.seconds > 0 for r in results) and sum(r.seconds for r in results) <= wall
     assert ga.run_many(GaSettings(), 16, []) == []
 
 
-def test_the_registry_runs_a_batch_of_the_ga_together():
-    algorithm = registry.ALGORITHMS["ga"]
-    batch = registry.execute_batch(algorithm, GaSettings(), 12, [3, 4, 5])
+def test_a_batch_of_the_ga_runs_together():
+    algorithm = ALGORITHMS["ga"]
+    batch = execute_batch(algorithm, GaSettings(), 12, [3, 4, 5])
     assert [seed for seed, _ in batch] == [3, 4, 5]
     assert all(same_run(r, ga.run(GaSettings(), 12, s)) for s, r in batch)
 

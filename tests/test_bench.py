@@ -26,7 +26,7 @@ def test_quick_bench_prints_its_sections(tmp_path):
 
 
 def test_without_genoxide_the_bench_says_how_to_install_it(monkeypatch):
-    monkeypatch.setattr(command, "_genoxide", lambda: None)
+    monkeypatch.setattr(command, "genoxide_module", lambda: None)
     report = common.Report()
     plan = common.Plan(repeats=1, engine_boards=(8,), engine_seeds=range(1, 3),
                        alone_seeds=range(1, 2), deap_seeds=range(1, 2))

@@ -43,8 +43,13 @@ def test_the_quick_measurement_reports_each_figure_beside_its_goal(tmp_path, cap
     assert (rows.loc[rows["executor"] == "store alone", "value"] > 0).all()
 
 
-def test_a_sweep_that_fails_is_one_line(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(scale, "FILE", tmp_path / "missing.yaml")
-    assert scale.main(["--quick", "--repeats", "1", "--no-dask"]) == 3
+def test_a_missing_file_or_a_sweep_that_fails_is_one_line(tmp_path, capsys):
+    missing = str(tmp_path / "missing.yaml")
+    assert scale.main(["--file", missing, "--quick", "--repeats", "1", "--no-dask"]) == 2
     error = capsys.readouterr().err.strip().splitlines()[-1]
-    assert error.startswith("error: ") and "missing.yaml" in error
+    assert error.startswith("error: ") and "missing.yaml: no such experiment file" in error
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("boards: [8\nseeds: 1\n")
+    assert scale.main(["--file", str(broken), "--quick", "--repeats", "1", "--no-dask"]) == 3
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert error.startswith("error: ") and "not valid YAML" in error

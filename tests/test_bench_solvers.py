@@ -42,7 +42,7 @@ def test_the_c_program_makes_the_same_run_as_gaqueens(c_program, n, tries, facto
         ours = local_search.run(local_search.Settings(start_tries=tries, restart_factor=factor,
                                                       budget=budget), n, seed)
         assert (int(solved), int(conflicts), int(swaps)) == (
-            ours.solved, ours.conflicts, ours.evaluations)
+            ours.solved, ours.conflicts, ours.work)
         assert int(total) == checksum(ours.solution)
         assert float(seconds) >= 0 and int(peak) >= 0
 
@@ -61,7 +61,7 @@ def test_a_measured_run_reports_the_run_it_made(name):
     module = {"local-search": local_search}.get(name)
     if module is not None:
         result = module.run(module.Settings(), 500, 4)
-        assert run["swaps"] == result.evaluations and run["checksum"] == checksum(
+        assert run["swaps"] == result.work and run["checksum"] == checksum(
             result.solution)
     assert run["conflicts"] == 0 and run["seconds"] > 0 and run["first"] > 0
     if sys.platform.startswith("linux"):

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gaqueens.board import (
-    Conflicts, attacking_pairs, drawing, is_solution, known_solutions, mean_attacking_pairs,
-)
+from gaqueens.problems.nqueens.facts import drawing, known_solutions, mean_attacking_pairs
+from gaqueens.problems.nqueens.fitness import Conflicts
+from gaqueens.problems.nqueens.verifier import attacking_pairs, is_solution
 
 EIGHT = [5, 2, 0, 6, 4, 7, 1, 3]  # the published example's answer
 

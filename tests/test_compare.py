@@ -15,7 +15,7 @@ def runs_of(algorithm, work, board=8, unit="evaluations", solved=None, seconds=N
     solved = [True] * len(work) if solved is None else solved
     return pd.DataFrame({
         "algorithm": algorithm, "board": board, "seed": range(1, len(work) + 1),
-        "solved": solved, "evaluations": work, "unit": unit,
+        "solved": solved, "work": work, "unit": unit,
         "seconds": seconds if seconds is not None else np.asarray(work) * 1e-5,
     })
 

@@ -21,10 +21,10 @@ from deap import algorithms, base, creator, tools
 from gaqueens import ga
 from gaqueens.bench import deap_example
 from gaqueens.experiment import load
-from gaqueens.board import attacking_pairs, diagonal_excess, is_solution
+from gaqueens.problems.nqueens.verifier import attacking_pairs, diagonal_excess, is_solution
 from gaqueens.ga import GaSettings, deap_engine
-from gaqueens.ga.operators import DeapOperator, Pmx, Shuffle, Tournament, Uniform
-from gaqueens.result import same_run
+from gaqueens.ga.operators import Operator, make
+from runs import same_run
 
 EXPERIMENTS = Path(__file__).resolve().parent.parent / "experiments"
 
@@ -60,12 +60,12 @@ def statistics():
 def deaps_run(settings: GaSettings, board: int, seed: int, generations: int):
     """DEAP's own algorithm for the settings, ``generations`` generations, after
     random.seed(seed): its population, logbook and hall of fame."""
-    survivors = settings.survivors.deap() if settings.scheme != "simple" else None
+    survivors = settings.survivors.function() if settings.scheme != "simple" else None
     box = deaps_toolbox(
         board, fitness=settings.fitness,
-        select=settings.select.deap() if settings.scheme == "simple" else survivors,
-        mutate=settings.mutation.deap(),
-        mate=settings.crossover.deap() if settings.crossover_rate else None)
+        select=settings.select.function() if settings.scheme == "simple" else survivors,
+        mutate=settings.mutation.function(),
+        mate=settings.crossover.function() if settings.crossover_rate else None)
     state = random.getstate()
     random.seed(seed)
     try:
@@ -93,17 +93,17 @@ def ours(settings: GaSettings, board: int, seed: int, generations: int):
 
 
 EA_SIMPLE = GaSettings(engine="deap", scheme="simple", population=24, variation="and", cxpb=0.5,
-                       mutpb=0.2, select=Tournament(3), crossover=Pmx(), mutation=Shuffle(0.15),
+                       mutpb=0.2, select=make("select", "tournament", size=3), crossover=make("crossover", "pmx"), mutation=make("mutation", "shuffle", indpb=0.15),
                        fitness="excess", target=None)
 EA_MU_PLUS_LAMBDA = GaSettings(engine="deap", scheme="mu+lambda", population=16, offspring=24,
-                               variation="or", cxpb=0.3, mutpb=0.5, crossover=Pmx(),
-                               mutation=Shuffle(0.15), survivors=Tournament(2),
+                               variation="or", cxpb=0.3, mutpb=0.5, crossover=make("crossover", "pmx"),
+                               mutation=make("mutation", "shuffle", indpb=0.15), survivors=make("survivors", "tournament", size=2),
                                ties="parents-first", target=None)
 EA_MU_PLUS_LAMBDA_BEST = GaSettings(**{**EA_MU_PLUS_LAMBDA.__dict__,
-                                       "survivors": DeapOperator("selBest")})
+                                       "survivors": Operator("survivors", "deap", (), "selBest")})
 EA_MU_COMMA_LAMBDA = GaSettings(engine="deap", scheme="mu,lambda", population=12, offspring=30,
-                                variation="or", cxpb=0.4, mutpb=0.4, crossover=Pmx(),
-                                mutation=Shuffle(0.1), survivors=Tournament(3), target=None)
+                                variation="or", cxpb=0.4, mutpb=0.4, crossover=make("crossover", "pmx"),
+                                mutation=make("mutation", "shuffle", indpb=0.1), survivors=make("survivors", "tournament", size=3), target=None)
 DEAPS_OWN = {"eaSimple": EA_SIMPLE, "eaMuPlusLambda": EA_MU_PLUS_LAMBDA,
              "eaMuPlusLambda-selBest": EA_MU_PLUS_LAMBDA_BEST,
              "eaMuCommaLambda": EA_MU_COMMA_LAMBDA}
@@ -150,7 +150,7 @@ def test_the_published_ga_on_deap_solves_and_counts_20_plus_20g():
     for seed in range(1, 11):
         result = ga.run(GaSettings(engine="deap"), 8, seed)
         assert result.solved and is_solution(result.solution, 8)
-        assert result.evaluations == 20 + 20 * result.generations
+        assert result.work == 20 + 20 * result.generations
 
 
 def test_a_deap_run_leaves_the_random_module_alone_and_repeats():
@@ -164,8 +164,8 @@ def test_a_deap_run_leaves_the_random_module_alone_and_repeats():
 
 
 def test_deap_runs_stay_their_own_in_threads():
-    settings = GaSettings(engine="deap", select=Uniform(), crossover=Pmx(), cxpb=0.5,
-                          mutation=Shuffle(0.2))
+    settings = GaSettings(engine="deap", select=make("select", "uniform"), crossover=make("crossover", "pmx"), cxpb=0.5,
+                          mutation=make("mutation", "shuffle", indpb=0.2))
     alone = [ga.run(settings, 10, seed) for seed in range(1, 5)]
     together = [None] * 4
 
@@ -181,7 +181,7 @@ def test_deap_runs_stay_their_own_in_threads():
 
 
 def test_the_toolbox_has_what_deaps_algorithms_call():
-    box = deap_engine.toolbox(GaSettings(crossover=Pmx()), 8)
+    box = deap_engine.toolbox(GaSettings(crossover=make("crossover", "pmx")), 8)
     for name in ("population", "evaluate", "map", "select", "mate", "mutate", "survive", "clone"):
         assert hasattr(box, name), name
     population = box.population(n=5)

@@ -12,7 +12,6 @@ import os
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -21,13 +20,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gaqueens import run, sweep
-from gaqueens.registry import ALGORITHMS, Algorithm
+from gaqueens.core.algorithms import ALGORITHMS, Algorithm
 from gaqueens.experiment import (
     BOARDS, MAX_BOARD_KEY, BadInput, Entry, Experiment, load, parse_seeds, settings_to_yaml,
 )
 from gaqueens.ga import GaSettings
-from gaqueens.ga.operators import NoCrossover, Ordered, Pmx, Shuffle, Swap, Tournament, Uniform
-from gaqueens.ranges import Number, OneOf, Whole, allowed, setting
+from gaqueens import problems
+from gaqueens.ga.operators import BUILTINS, make
+from gaqueens.core.ranges import Number, OneOf, Whole, allowed, setting
 
 EXPERIMENTS = Path(__file__).resolve().parent.parent / "experiments"
 PUBLISHED = {8: 100, 16: 729, 32: 2450, 64: 7110, 128: 16590}  # median evaluations: README
@@ -88,7 +88,7 @@ def test_a_board_alone_gives_the_published_experiment(tmp_path):
     ga = entry.settings
     assert (entry.name, entry.algorithm, entry.max_board) == ("ga", "ga", None)
     assert (ga.population, ga.offspring, ga.scheme, ga.ties) == (20, 20, "mu+lambda", "offspring-first")
-    assert (ga.select, ga.crossover, ga.mutation) == (Tournament(2), NoCrossover(), Swap(1))
+    assert (ga.select, ga.crossover, ga.mutation) == (make("select", "tournament", size=2), make("crossover", "none"), make("mutation", "swap", count=1))
     assert (ga.target, ga.generations) == (0, 50_000)
     assert experiment.name == "n8"
     assert experiment.boards == (8,)
@@ -142,7 +142,7 @@ def test_variants_change_the_ga_settings_they_name(tmp_path):
     ga = GaSettings(population=30, target=1, generations=100)
     assert [e.name for e in experiment.entries] == ["ga", "uniform", "short", "same", "bare"]
     assert experiment.entry("ga").settings == ga
-    assert experiment.entry("uniform").settings == dataclasses.replace(ga, select=Uniform())
+    assert experiment.entry("uniform").settings == dataclasses.replace(ga, select=make("select", "uniform"))
     assert experiment.entry("short").settings == dataclasses.replace(ga, generations=5)
     assert experiment.entry("same").settings == ga == experiment.entry("bare").settings
     assert {e.algorithm for e in experiment.entries} == {"ga"}
@@ -150,7 +150,7 @@ def test_variants_change_the_ga_settings_they_name(tmp_path):
 
 def test_variants_of_no_ga_start_from_the_published_settings(tmp_path):
     experiment = load(write(tmp_path, "boards: [8]\nga: none\nvariants: {u: {select: uniform}}\n"))
-    assert experiment.entries == (Entry("u", "ga", GaSettings(select=Uniform())),)
+    assert experiment.entries == (Entry("u", "ga", GaSettings(select=make("select", "uniform"))),)
 
 
 def test_baselines_as_a_list_or_a_mapping(tmp_path):
@@ -230,12 +230,12 @@ def test_resolved_settings_written_back_load_to_the_same_experiment(tmp_path):
         """))
     experiment = load(path)
     ga = experiment.entry("ga").settings
-    assert (ga.crossover, ga.cxpb, ga.target) == (Pmx(), 0.25, None)
-    assert experiment.entry("v").settings.crossover == Ordered()
+    assert (ga.crossover, ga.cxpb, ga.target) == (make("crossover", "pmx"), 0.25, None)
+    assert experiment.entry("v").settings.crossover == make("crossover", "ordered")
     assert experiment.entry("v").settings.cxpb == 0.5
     assert experiment.entry("w").settings.cxpb == GaSettings().cxpb  # no crossover: left out
     assert experiment.entry("x").settings.offspring == GaSettings().offspring  # simple: left out
-    assert ga.mutation == Shuffle(0.2)
+    assert ga.mutation == make("mutation", "shuffle", indpb=0.2)
     resolved = experiment.resolved()
     algorithms = resolved.pop("algorithms")
     for entry in experiment.entries:
@@ -369,7 +369,9 @@ BAD_INPUTS = {
     "repeated-ga-key": ("boards: [8]\nga:\n  population: 20\n  population: 30\n",
                         ["ga.population is given twice", "line 4"]),
     # name, boards, seeds
-    "name-with-slash": ("name: a/b\nboards: [8]\n", ["name must be a name of letters", "'a/b'"]),
+    "name-with-slash": ("name: a/b\nboards: [8]\n", ["name must be a name of ASCII letters", "'a/b'"]),
+    "name-not-ascii": ("name: ñandú\nboards: [8]\n", ["name must be a name of ASCII letters (a to z",
+                                                       "'ñandú'"]),
     "name-a-number": ("name: 5\nboards: [8]\n", ["name must be", "got 5"]),
     "stem-not-a-name": (_stem_is_not_a_name, ["name is missing", "'my experiment'"]),
     "no-boards": ("seeds: {first: 1, last: 2}\n", ["boards is missing"]),
@@ -600,11 +602,9 @@ def test_a_file_name_with_a_line_break_still_gives_one_line(tmp_path, capsys):
     assert "two\\nlines.yaml" in line and "bords is not a known key" in line
 
 
-def test_the_alias_bomb_is_refused_within_a_second_without_expanding(tmp_path, capsys):
+def test_the_alias_bomb_is_refused_without_expanding(tmp_path, capsys):
     path, args = _alias_bomb(tmp_path)
-    start = time.perf_counter()
-    line = refused(capsys, sweep.main, [str(path), *args])
-    assert time.perf_counter() - start < 1
+    line = refused(capsys, sweep.main, [str(path), *args])  # expanded, it would fill memory
     assert "alias" in line
 
 
@@ -719,13 +719,17 @@ def _ranged_settings():
     recorded range: ``place(value)`` gives the file's data and the key path."""
     cases = []
     for f in dataclasses.fields(GaSettings):
-        if allowed(f):
-            cases.append((_ga(f.name, None)[1], _setting_doc(GaSettings, f.name), f.name, allowed(f),
+        if f.name == "problem":
+            continue  # the file's, not the ga's: problem: at the top
+        rule = OneOf(problems.get("nqueens").measures) if f.name == "fitness" else allowed(f)
+        if rule:
+            cases.append((_ga(f.name, None)[1], _setting_doc(GaSettings, f.name), f.name, rule,
                           lambda value, name=f.name: _ga(name, value)))
-        for name, cls in f.metadata.get("registry", {}).items():
-            for p in dataclasses.fields(cls):  # an operator has one parameter at most
+        kind = f.metadata.get("operator")
+        for name, builtin in BUILTINS[kind].items() if kind else ():
+            for p in builtin.parameters:
                 key = f"ga.{f.name}.{name}"
-                cases.append((key, _setting_doc(cls, p.name), p.name, allowed(p),
+                cases.append((key, _parameter_doc(builtin, p.name), p.name, p.allowed,
                               lambda value, f=f.name, name=name, key=key: (
                                   _ga(f, {name: value})[0], key)))
     for name, algorithm in {**ALGORITHMS, **FAKES}.items():
@@ -741,6 +745,14 @@ def _ranged_settings():
                   lambda value: ({"boards": [1, 8], "baselines": {"test-walk": {MAX_BOARD_KEY: value}}},
                                  f"baselines.test-walk.{MAX_BOARD_KEY}")))
     return cases
+
+
+def _parameter_doc(builtin, name: str) -> str:
+    """What a built-in operator's doc says of its parameter ``name``."""
+    lines = builtin.doc.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.split(" ", 1)[0] == name)
+    end = next((i for i in range(start + 1, len(lines)) if not lines[i].startswith(" ")), len(lines))
+    return "\n".join(lines[start:end])
 
 
 def _setting_doc(cls, name: str) -> str:

@@ -13,7 +13,8 @@ import pytest
 from iohinspector.align import align_data
 
 from gaqueens import read_runs, read_traces
-from gaqueens.export import main, run_lines
+from gaqueens.export import main
+from gaqueens.reports.ioh import run_lines
 from gaqueens.reports import runtimes
 from gaqueens.sweep import main as sweep
 
@@ -64,7 +65,7 @@ def test_each_run_starts_at_evaluation_1_and_ends_at_its_final_count(folder, exp
         for seed, block in enumerate(blocks, 1):
             lines = [tuple(map(int, line.split())) for line in block.strip().splitlines()]
             run = runs.loc[(name, 8, seed)]
-            assert lines[0][0] == 1 and lines[-1] == (run["evaluations"], run["conflicts"])
+            assert lines[0][0] == 1 and lines[-1] == (run["work"], run["conflicts"])
             assert all(b[0] > a[0] and b[1] <= a[1] for a, b in zip(lines, lines[1:]))
 
 
@@ -86,7 +87,7 @@ def test_iohinspector_reads_our_run_counts_and_fixed_target_runtimes(folder, exp
     assert len(overview) == len(ga_runs) == 48
     counted = overview.groupby(["algorithm_name", "dimension"]).size()
     assert counted.to_dict() == ga_runs.groupby(["algorithm", "board"]).size().to_dict()
-    assert sorted(overview["evals"]) == sorted(ga_runs["evaluations"])
+    assert sorted(overview["evals"]) == sorted(ga_runs["work"])
     assert sorted(overview["best_y"]) == sorted(ga_runs["conflicts"])
 
     data = manager.load(monotonic=True, include_meta_data=True)
@@ -143,6 +144,9 @@ def one_line(capsys):
 def test_bad_input_is_one_line_and_exit_2(tmp_path, folder, capsys):
     assert main([str(tmp_path / "nowhere")]) == 2
     assert "no such folder" in one_line(capsys)
+    (tmp_path / "runs.csv").write_text("algorithm\n")
+    assert main([str(tmp_path / "runs.csv")]) == 2
+    assert "runs.csv: is a file, expected an output folder of a sweep" in one_line(capsys)
     assert main([str(tmp_path)]) == 2
     assert "not an output folder" in one_line(capsys)
     taken = tmp_path / "taken"

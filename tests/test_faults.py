@@ -1,7 +1,7 @@
 """Faults a long sweep meets, each produced for real: a worker process killed, a worker that
 dies every time, SIGTERM with a dead worker, a file size limit reached while the store writes,
 the sweep killed while its workers run on, no fcntl, and a Dask worker killed (README,
-"Commands"; gaqueens/executors.py, store.py, lock.py)."""
+"Commands"; gaqueens/runtime/executors.py, store.py, lock.py)."""
 
 import json
 import os
@@ -17,10 +17,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from gaqueens import executors, lock
+from gaqueens.runtime import executors
+from gaqueens.runtime import lock
 from gaqueens.experiment import load
-from gaqueens.store import Busy, Store
-from gaqueens.sweep import batches, main
+from gaqueens.runtime.store import Busy, Store
+from gaqueens.runtime.batches import batches
+from gaqueens.sweep import main
 from sweeps import (LONG, QUIET, alive, cpu_seconds, experiment_file, rows, start_sweep,
                     stored, stored_count, wait_for_runs, wait_for_workers)
 
@@ -53,10 +55,9 @@ def test_a_killed_worker_costs_its_batch_and_the_sweep_ends_with_the_same_rows(t
     wait_for_runs(out, 30, process)
     first = wait_for_workers(process.pid, 2)
     os.kill(first[0], signal.SIGKILL)
-    killed = time.monotonic()
     _, error = process.communicate(timeout=60)
     assert process.returncode == 0, error
-    assert "Traceback" not in error and time.monotonic() - killed < 30
+    assert "Traceback" not in error
     assert stored(out) == (300, 300)
     pd.testing.assert_frame_equal(rows(out), rows(whole))
 
@@ -65,10 +66,10 @@ def test_a_killed_worker_costs_its_batch_and_the_sweep_ends_with_the_same_rows(t
 # raises on seed 4; at module level, so that spawned replacement workers have it too.
 DYING = """\
 import os, signal, sys
-from gaqueens import registry
+from gaqueens.core.algorithms import ALGORITHMS, Algorithm
 from gaqueens.sweep import main
 
-real = registry.ALGORITHMS["local-search"]
+real = ALGORITHMS["local-search"]
 
 def fragile(settings, board, seed):
     if seed == int(os.environ["GAQUEENS_TEST_SEED"]):
@@ -77,7 +78,7 @@ def fragile(settings, board, seed):
         raise ValueError("a bug on seed %d" % seed)
     return real.run(settings, board, seed)
 
-registry.ALGORITHMS["local-search"] = registry.Algorithm(fragile, real.settings, real.unit)
+ALGORITHMS["local-search"] = Algorithm(fragile, real.settings, real.unit)
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
 """
@@ -131,9 +132,10 @@ def test_sigterm_ends_a_sweep_promptly_even_with_a_worker_dead(tmp_path):
     workers = wait_for_workers(process.pid, 2)
     os.kill(workers[0], signal.SIGKILL)
     os.kill(process.pid, signal.SIGTERM)  # the sweep alone, as a scheduler ends a job
-    started = time.monotonic()
+    stored_then = stored_count(out)
     _, error = process.communicate(timeout=30)
-    assert process.returncode == 130 and time.monotonic() - started < 10, error
+    assert process.returncode == 130, error
+    assert stored_count(out) - stored_then <= 2 * 2 * 25  # at most the batches in hand
     assert "Traceback" not in error
     deadline = time.monotonic() + 5
     while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
@@ -152,17 +154,17 @@ def test_workers_started_beside_another_thread_are_spawned_and_give_the_same_res
     try:
         running = executors.local_pool(work, 2)
         kinds = {type(process).__name__ for process, _ in running.pool.workers.values()}
-        pooled = {batch[4][0]: [r for _, r in results] for batch, results in running}
+        pooled = {batch.seeds[0]: [r for _, r in results] for batch, results in running}
         running.close()
     finally:
         stop.set()
         beside.join()
     assert kinds == {"SpawnProcess"}
-    alone = {batch[4][0]: [r for _, r in results] for batch, results in executors.in_process(work)}
+    alone = {batch.seeds[0]: [r for _, r in results] for batch, results in executors.in_process(work)}
     assert pooled.keys() == alone.keys()
     for key in alone:
-        assert [(r.conflicts, r.evaluations) for r in pooled[key]] == \
-            [(r.conflicts, r.evaluations) for r in alone[key]]
+        assert [(r.conflicts, r.work) for r in pooled[key]] == \
+            [(r.conflicts, r.work) for r in alone[key]]
         assert all(np.array_equal(a.solution, b.solution) for a, b in zip(pooled[key], alone[key]))
 
 
@@ -188,7 +190,7 @@ def test_plots_are_drawn_here_while_another_thread_runs():
 # with EFBIG; each batch printed once committed.
 LIMITED = """\
 import resource, signal, sys
-from gaqueens import store
+from gaqueens.runtime import store
 from gaqueens.sweep import main
 
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
@@ -305,7 +307,7 @@ NO_FCNTL = """\
 import sys, types
 sys.modules["fcntl"] = None
 from gaqueens.sweep import main
-import gaqueens.store, gaqueens.lock, gaqueens.verify
+import gaqueens.runtime.store, gaqueens.runtime.lock, gaqueens.verify
 
 calls = []
 msvcrt = types.ModuleType("msvcrt")
@@ -389,3 +391,36 @@ def test_a_dask_batch_the_scheduler_gives_up_on_stops_the_sweep_with_exit_3(tmp_
     assert "KilledWorker" in error and "the runs stored so far are kept" in error
     count, distinct = stored(out)
     assert count == distinct >= 20
+
+
+# ---- memory runs out ----------------------------------------------------------------------------
+
+BIG_GA = "boards: [8, 1000000]\nseeds: {first: 1, last: 2}\nga: {stop: {generations: 1}}\n"
+
+
+def under_memory_limit(limit: int):
+    import resource
+
+    def preexec():
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return preexec
+
+
+@linux
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_run_out_of_memory_is_one_line_naming_its_runs_and_exit_3(tmp_path, workers):
+    """Under an address space limit of 1.2 GB, the GA's first population on a million queens
+    does not fit; the budget is set above it, so the run starts and meets MemoryError."""
+    out = tmp_path / "out"
+    done = subprocess.run(
+        [sys.executable, "-m", "gaqueens.sweep", experiment_file(tmp_path, BIG_GA), "--out",
+         str(out), "--workers", workers, "--memory-budget", "100GB", "--quiet"],
+        capture_output=True, text=True, env=QUIET, timeout=120,
+        preexec_fn=under_memory_limit(1_200_000_000))
+    assert done.returncode == 3, done.stderr
+    line, = done.stderr.strip().splitlines()
+    assert line.startswith("error: ga on board 1000000, seed") and "ran out of memory" in line
+    assert "MemoryError" in (out / "error.log").read_text()
+    with Store(out) as store:  # the runs on board 8 that finished before are kept
+        assert all(board == 8 for _, board, _ in store.keys())

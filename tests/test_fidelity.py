@@ -1,14 +1,13 @@
 """The fidelity command (gaqueens/fidelity.py): its verdict rule, its files, and bad input.
 Its quick form against genoxide's stored runs is in tests/test_reference.py."""
 
-from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from gaqueens import fidelity
 
-REFERENCE = Path(__file__).parent / "data" / "genoxide-evaluations.csv"
+REFERENCE = fidelity.shipped_reference()
 
 
 def row(low, high, ks=0.5, ad=0.25, mw=0.5):

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from gaqueens.reports import folded, runtimes, tables
-from gaqueens.store import Store, read_traces
+from gaqueens.runtime.store import Store, read_traces
 from gaqueens.sweep import main
 
 EXPERIMENT = """\
@@ -112,6 +112,9 @@ def test_the_fold_holds_a_table_of_conflicts_not_of_seeds():
     one.add("ga", 8, 1, trace([5, 3, 3, 1, 0]))
     for seed in range(1, 1001):
         many.add("ga", 8, seed, trace([5, 3, 3, 1, 0]))
+        assert len(many._group.pending) < folded.CHUNK  # the others are folded
+    one._group.fold()
+    many._group.fold()
     assert many._group.counts.shape == one._group.counts.shape
     assert many._group.counts.sum() == 1000 * one._group.counts.sum()
 
@@ -167,3 +170,22 @@ def test_an_ecdf_of_distinct_steps_differs_from_a_step_per_value_in_antialiasing
     difference = np.abs(png(lambda axes: plots._ecdf(axes, values, solved, count))
                         - png(each)).max(axis=2)
     assert (difference > 0).mean() < 0.002 and difference.max() <= 0.25
+
+
+def test_a_group_folded_in_chunks_gives_the_numbers_of_one_fold(monkeypatch):
+    rng = np.random.default_rng(3)
+    runs = [np.minimum.accumulate(rng.integers(0, 9, rng.integers(1, 30))) for _ in range(40)]
+    finals = [int(max(0, r[-1] - rng.integers(0, 2))) for r in runs]
+
+    def fold():
+        ours = folded.Folded()
+        for seed, (best, final) in enumerate(zip(runs, finals), start=1):
+            ours.add("ga", 8, seed, trace(best.tolist()), final=final)
+        return ours.convergence()[0], ours.runtimes()[("ga", 8)]
+
+    whole_line, whole_times = fold()
+    monkeypatch.setattr(folded, "CHUNK", 7)
+    line, times = fold()
+    for name in ("evaluations", "low", "median", "high"):
+        assert np.array_equal(getattr(line, name), getattr(whole_line, name))
+    assert whole_times[0] == times[0] and np.array_equal(whole_times[1], times[1])

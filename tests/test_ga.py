@@ -10,15 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gaqueens import ga
-from gaqueens.board import Conflicts, Fitness, is_solution
+from gaqueens.problems.nqueens.fitness import Conflicts, Fitness
+from gaqueens.problems.nqueens.verifier import is_solution
 from gaqueens.ga import GaSettings
-from gaqueens.ga.numpy_engine import step
-from gaqueens.ga.operators import (
-    CROSSOVER, MUTATION, SELECT, Best, DeapOperator, FunctionOperator, Ordered, Pmx, Shuffle,
-    Swap, Tournament, Uniform, cross_pair, mutate_rows, select_rows,
-)
+from gaqueens.ga.general import step
+from gaqueens.ga.operators import BUILTINS, Operator, make
+from gaqueens.ga.rows import cross_pair, mutate_rows, select_rows, swap_rows, tournament_rows
 from gaqueens.ga.randomness import Randomness
-from gaqueens.result import same_run
+from runs import same_run
 
 
 class Scripted:
@@ -46,30 +45,31 @@ def random_population(n, k, seed):
 def test_swap_child_is_still_a_permutation_with_exactly_two_positions_changed(n, k, seed):
     parents = random_population(n, k, seed)
     children = parents.copy()
-    Swap(1)(children, Randomness(seed + 1))
+    swap_rows(children, 1, Randomness(seed + 1))
     assert (np.sort(children, axis=1) == np.arange(n)).all()
     assert ((children != parents).sum(axis=1) == 2).all()
 
 
 @settings(max_examples=40, deadline=None)
-@given(name=st.sampled_from(sorted(MUTATION)), n=st.integers(2, 40), seed=st.integers(0, 2**32 - 1))
+@given(name=st.sampled_from(sorted(BUILTINS["mutation"])), n=st.integers(2, 40),
+       seed=st.integers(0, 2**32 - 1))
 def test_every_mutation_keeps_permutations(name, n, seed):
     children = random_population(n, 12, seed)
-    mutate_rows(MUTATION[name](), children, Randomness(seed))
+    mutate_rows(make("mutation", name), children, Randomness(seed))
     assert (np.sort(children, axis=1) == np.arange(n)).all()
 
 
 @settings(max_examples=40, deadline=None)
-@given(name=st.sampled_from(sorted(set(CROSSOVER) - {"none"})), n=st.integers(2, 40),
+@given(name=st.sampled_from(sorted(set(BUILTINS["crossover"]) - {"none"})), n=st.integers(2, 40),
        seed=st.integers(0, 2**32 - 1))
 def test_every_crossover_keeps_permutations(name, n, seed):
     children = random_population(n, 2, seed)
-    cross_pair(CROSSOVER[name](), children, 0, 1, Randomness(seed))
+    cross_pair(make("crossover", name), children, 0, 1, Randomness(seed))
     assert (np.sort(children, axis=1) == np.arange(n)).all()
 
 
 def test_swap_written_deaps_way_swaps_two_positions_of_a_list():
-    function, arguments = Swap(3).deap()
+    function, arguments = make("mutation", "swap", count=3).function()
     genome = list(range(10))
     randomness = Randomness(5)
     (changed,) = randomness.deap(function)(genome, **arguments)
@@ -79,24 +79,24 @@ def test_swap_written_deaps_way_swaps_two_positions_of_a_list():
 def test_tournament_picks_the_better_of_two():
     conflicts = np.array([0, 5])
     drawn = Scripted([[0, 1], [1, 0], [1, 1], [0, 0]])
-    assert Tournament(2).indices(conflicts, 4, drawn).tolist() == [0, 0, 1, 0]
+    assert tournament_rows(conflicts, 4, 2, drawn).tolist() == [0, 0, 1, 0]
 
 
 def test_tournament_tie_goes_to_the_first_drawn_as_in_deap():
     drawn = Scripted([[1, 0], [0, 1]])
-    assert Tournament(2).indices(np.array([3, 3]), 2, drawn).tolist() == [1, 0]
+    assert tournament_rows(np.array([3, 3]), 2, 2, drawn).tolist() == [1, 0]
 
 
-@pytest.mark.parametrize("operator", [*(cls() for cls in SELECT.values()),
-                                      DeapOperator("selTournament", (("tournsize", 3),)),
-                                      DeapOperator("selRandom")], ids=repr)
+@pytest.mark.parametrize("operator", [*(make("select", name) for name in BUILTINS["select"]),
+                                      Operator("select", "deap", (("tournsize", 3),), "selTournament"),
+                                      Operator("select", "deap", (), "selRandom")], ids=repr)
 def test_every_selection_returns_rows_of_the_population(operator):
     picked = select_rows(operator, np.arange(7), 50, Randomness(1))
     assert picked.shape == (50,) and ((0 <= picked) & (picked < 7)).all()
 
 
 def test_a_deap_selection_on_arrays_minimises_the_fitness():
-    picked = select_rows(DeapOperator("selBest"), np.array([3, 1, 2, 1]), 3, Randomness(1))
+    picked = select_rows(Operator("select", "deap", (), "selBest"), np.array([3, 1, 2, 1]), 3, Randomness(1))
     assert picked.tolist() == [1, 3, 2]  # the lowest first, ties in order, as selBest sorts
 
 
@@ -107,9 +107,9 @@ def test_a_deap_tournament_draws_from_the_runs_generator_all_the_way_down():
     values = np.arange(50)
     random.seed(7)
     state = random.getstate()
-    first = select_rows(DeapOperator("selTournament", (("tournsize", 2),)), values, 30, Randomness(3))
+    first = select_rows(Operator("select", "deap", (("tournsize", 2),), "selTournament"), values, 30, Randomness(3))
     assert random.getstate() == state
-    again = select_rows(DeapOperator("selTournament", (("tournsize", 2),)), values, 30, Randomness(3))
+    again = select_rows(Operator("select", "deap", (("tournsize", 2),), "selTournament"), values, 30, Randomness(3))
     assert first.tolist() == again.tolist()
 
 
@@ -164,10 +164,10 @@ def test_simple_scheme_replaces_the_population_by_its_children():
 def test_solved_at_generation_g_used_20_plus_20g_evaluations(seed):
     result = ga.run(GaSettings(), 8, seed)
     assert result.solved and result.conflicts == 0 and is_solution(result.solution, 8)
-    assert result.evaluations == 20 + 20 * result.generations
+    assert result.work == 20 + 20 * result.generations
     trace = result.trace
     assert trace[:, 0].tolist() == list(range(result.generations + 1))
-    assert trace[-1, 1] == result.evaluations and trace[-1, 2] == 0
+    assert trace[-1, 1] == result.work and trace[-1, 2] == 0
 
 
 @settings(max_examples=25, deadline=None)
@@ -177,7 +177,7 @@ def test_best_never_gets_worse_under_mu_plus_lambda(n, seed, mu, lam):
     best = result.trace[:, 2]
     assert (np.diff(best) <= 0).all()
     assert (result.trace[:, 2] <= result.trace[:, 3]).all() and (result.trace[:, 3] <= result.trace[:, 4]).all()
-    assert result.evaluations == mu + lam * result.generations
+    assert result.work == mu + lam * result.generations
 
 
 def test_a_seeded_run_is_identical_twice():
@@ -185,12 +185,12 @@ def test_a_seeded_run_is_identical_twice():
 
 
 def test_other_seeds_give_other_runs():
-    assert len({ga.run(GaSettings(), 16, seed).evaluations for seed in range(1, 11)}) > 1
+    assert len({ga.run(GaSettings(), 16, seed).work for seed in range(1, 11)}) > 1
 
 
 def test_stops_at_the_generation_limit_unsolved():
     result = ga.run(GaSettings(generations=0), 64, 1)
-    assert result.generations == 0 and result.evaluations == 20 and not result.solved
+    assert result.generations == 0 and result.work == 20 and not result.solved
     assert result.conflicts > 0 and len(result.trace) == 1
 
 
@@ -201,13 +201,13 @@ def test_stops_at_a_target_above_zero():
 
 def test_board_of_one_is_solved_by_the_first_population():
     result = ga.run(GaSettings(), 1, 1)
-    assert result.solved and result.evaluations == 20 and result.solution.tolist() == [0]
+    assert result.solved and result.work == 20 and result.solution.tolist() == [0]
 
 
 DEAP_SETTINGS = [
-    GaSettings(crossover=Pmx(), cxpb=0.9),
-    GaSettings(crossover=Ordered(), cxpb=0.5),
-    GaSettings(mutation=Shuffle(0.2)),
+    GaSettings(crossover=make("crossover", "pmx"), cxpb=0.9),
+    GaSettings(crossover=make("crossover", "ordered"), cxpb=0.5),
+    GaSettings(mutation=make("mutation", "shuffle", indpb=0.2)),
 ]
 
 
@@ -224,7 +224,7 @@ def test_deap_operators_do_not_touch_the_random_module():
     random.seed(99)
     expected = random.random()
     random.seed(99)
-    ga.run(GaSettings(crossover=Pmx(), cxpb=0.9, mutation=Shuffle(0.2)), 8, 1)
+    ga.run(GaSettings(crossover=make("crossover", "pmx"), cxpb=0.9, mutation=make("mutation", "shuffle", indpb=0.2)), 8, 1)
     assert random.random() == expected
 
 
@@ -252,17 +252,17 @@ def test_children_no_operator_touched_keep_their_fitness_and_cost_nothing():
     and no crossover nor mutation, no child is ever evaluated."""
     settings_ = GaSettings(variation="and", mutpb=0.0, generations=30)
     result = ga.run(settings_, 8, 1)
-    assert result.generations == 30 and result.evaluations == 20
+    assert result.generations == 30 and result.work == 20
     assert (np.diff(result.trace[:, 1]) == 0).all()
 
 
 @pytest.mark.parametrize("variation", ["and", "or"])
 def test_evaluations_are_what_the_fitness_counted(variation):
-    settings_ = GaSettings(variation=variation, crossover=Pmx(), cxpb=0.3, mutpb=0.4,
+    settings_ = GaSettings(variation=variation, crossover=make("crossover", "pmx"), cxpb=0.3, mutpb=0.4,
                            generations=40, target=None)
     result = ga.run(settings_, 10, 2)
     per_generation = np.diff(result.trace[:, 1])
-    assert result.evaluations == result.trace[-1, 1] == 20 + per_generation.sum()
+    assert result.work == result.trace[-1, 1] == 20 + per_generation.sum()
     assert 0 < per_generation.mean() < 20  # some children are copies, evaluated never
 
 
@@ -274,7 +274,7 @@ def test_target_none_runs_every_generation():
 def test_the_best_found_is_kept_when_survivors_can_lose_it():
     """Survivors by tournament can drop the best; the result is the first best found, as
     DEAP's HallOfFame(1) keeps it."""
-    settings_ = GaSettings(survivors=Tournament(2), target=None, generations=200)
+    settings_ = GaSettings(survivors=make("survivors", "tournament", size=2), target=None, generations=200)
     result = ga.run(settings_, 12, 3)
     best_by_generation = result.trace[:, 2]
     assert (np.diff(best_by_generation) > 0).any()  # the population did lose its best
@@ -294,10 +294,10 @@ def test_the_excess_fitness_reports_attacking_pairs_and_solves(engine):
     ({"cxpb": 0.7}, "cxpb does not apply: there is no crossover"),
     ({"scheme": "simple", "offspring": 30}, "offspring does not apply"),
     ({"scheme": "mu,lambda", "ties": "parents-first"}, "ties does not apply"),
-    ({"variation": "or", "select": Uniform()}, "select does not apply: variation or"),
-    ({"scheme": "simple", "survivors": Tournament(3)}, "survivors does not apply"),
-    ({"variation": "or", "crossover": Pmx(), "cxpb": 0.6, "mutpb": 0.5}, "mutpb must be at most 1 - cxpb (0.4) with variation or"),
-    ({"select": Best()}, "select must be one of tournament, uniform"),
+    ({"variation": "or", "select": make("select", "uniform")}, "select does not apply: variation or"),
+    ({"scheme": "simple", "survivors": make("survivors", "tournament", size=3)}, "survivors does not apply"),
+    ({"variation": "or", "crossover": make("crossover", "pmx"), "cxpb": 0.6, "mutpb": 0.5}, "mutpb must be at most 1 - cxpb (0.4) with variation or"),
+    ({"select": make("survivors", "best")}, "select must be an operator of kind select"),
 ])
 def test_settings_that_do_not_apply_or_do_not_fit_are_refused(changes, says):
     with pytest.raises(ValueError, match=re.escape(says)):
@@ -313,10 +313,29 @@ def shuffle_everything(individual, lengthen=False):
 
 
 def test_a_users_operator_runs_and_one_that_breaks_permutations_is_refused():
-    good = FunctionOperator(f"{__name__}:shuffle_everything")
+    good = Operator("mutation", "function", (), f"{__name__}:shuffle_everything")
     result = ga.run(GaSettings(mutation=good, generations=50, target=None), 8, 1)
-    assert result.evaluations == 20 + 50 * 20
-    bad = FunctionOperator(f"{__name__}:shuffle_everything", (("lengthen", True),))
+    assert result.work == 20 + 50 * 20
+    bad = Operator("mutation", "function", (("lengthen", True),), f"{__name__}:shuffle_everything")
     for engine in ("numpy", "deap"):
         with pytest.raises(ValueError, match="permutation"):
             ga.run(GaSettings(engine=engine, mutation=bad), 8, 1)
+
+
+@pytest.mark.parametrize("settings", [
+    GaSettings(), GaSettings(variation="and", mutpb=0.5), GaSettings(engine="deap"),
+    GaSettings(fitness="excess"),
+], ids=["batched", "general", "deap", "excess"])
+def test_a_replay_is_the_run_and_sees_its_best_improve_to_its_answer(settings):
+    seen = []
+    replayed = ga.replay(settings, 10, 4, lambda *frame: seen.append(
+        (frame[0], frame[1], np.array(frame[2]).tolist(), float(frame[3]), float(frame[4]))))
+    result = ga.run(settings, 10, 4)
+    assert same_run(replayed, result)
+    assert [g for g, *_ in seen] == list(range(result.generations + 1))
+    assert seen[-1][1] == result.work and seen[-1][2] == result.solution.tolist()
+    bests = [value for *_, value, _ in seen]
+    assert bests == sorted(bests, reverse=True)  # the best so far never gets worse
+    trace = result.trace
+    assert [evaluations for _, evaluations, *_ in seen] == trace[:, 1].tolist()
+    assert [median for *_, median in seen] == trace[:, 3].tolist()

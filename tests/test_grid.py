@@ -13,7 +13,7 @@ from gaqueens import run
 from gaqueens.experiment import BadInput, load
 from gaqueens.experiment.grid import MAX_CELLS
 from gaqueens.ga import GaSettings
-from gaqueens.ga.operators import DeapOperator, Swap, Tournament
+from gaqueens.ga.operators import Operator, make
 from gaqueens.sweep import main
 
 GRID = textwrap.dedent("""\
@@ -41,7 +41,7 @@ def test_a_grid_runs_every_combination_named_from_its_values(tmp_path):
     assert names == ["ga", "population=10,select.tournament=2", "population=10,select.tournament=3",
                      "population=20,select.tournament=2", "population=20,select.tournament=3"]
     assert experiment.entry("population=10,select.tournament=3").settings == GaSettings(
-        population=10, select=Tournament(3))
+        population=10, select=make("select", "tournament", size=3))
     assert experiment.entry("population=20,select.tournament=2").settings == GaSettings()
 
 
@@ -55,8 +55,8 @@ def test_a_cell_with_the_published_settings_gives_the_published_rows(tmp_path):
 
 
 @pytest.mark.parametrize("path, values, field, expected", [
-    ("mutation.swap", [1, 3], "mutation", Swap(3)),
-    ("survivors.tournament", [2, 4], "survivors", Tournament(4)),
+    ("mutation.swap", [1, 3], "mutation", make("mutation", "swap", count=3)),
+    ("survivors.tournament", [2, 4], "survivors", make("survivors", "tournament", size=4)),
     ("stop.generations", [10, 20], "generations", 20),
 ])
 def test_any_setting_path_can_be_a_grid_key(tmp_path, path, values, field, expected):
@@ -68,8 +68,8 @@ def test_a_path_into_a_deap_operators_arguments_keeps_the_others(tmp_path):
     text = ("boards: [8]\nga: {select: {deap: selTournament, tournsize: 2, fit_attr: fitness}}\n"
             "grid: {select.tournsize: [3, 5]}\n")
     experiment = load(write(tmp_path, text))
-    assert experiment.entries[-1].settings.select == DeapOperator(
-        "selTournament", (("fit_attr", "fitness"), ("tournsize", 5)))
+    assert experiment.entries[-1].settings.select == Operator(
+        "select", "deap", (("fit_attr", "fitness"), ("tournsize", 5)), "selTournament")
 
 
 def test_the_crossover_rate_and_its_crossover(tmp_path):
@@ -175,24 +175,24 @@ def test_changing_max_board_adds_runs_without_asking_for_fresh(tmp_path, capsys)
 @pytest.fixture
 def code_of(monkeypatch):
     """Makes the sweep believe it runs the code named by the returned setter."""
-    from gaqueens import sweep
+    from gaqueens.runtime import manifest
 
     def use(name):
-        monkeypatch.setattr(sweep.manifest, "code_identity", lambda: name)
+        monkeypatch.setattr(manifest, "code_identity", lambda: name)
     return use
 
 
 def test_every_stored_run_records_the_code_that_made_it(tmp_path):
-    from gaqueens import manifest
-    from gaqueens.store import Store
+    from gaqueens.runtime import manifest
+    from gaqueens.runtime.store import Store
 
     assert main([str(write(tmp_path, "boards: [8]\nseeds: {first: 1, last: 3}\n")),
                  "--out", str(tmp_path / "out"), "--quiet"]) == 0
     with Store(tmp_path / "out") as store:
-        assert store.codes() == {manifest.code_identity(): 3}
+        assert store.codes() == {"ga": {manifest.code_identity(): 3}}
     assert manifest.code_identity().startswith("gaqueens ")
     recorded = json.loads((tmp_path / "out" / "manifest.json").read_text())
-    assert recorded["code"] == manifest.code_identity() and "mixed_code" not in recorded
+    assert recorded["code"] == {"ga": manifest.code_identity()} and "mixed_code" not in recorded
 
 
 def test_resuming_runs_of_other_code_is_refused_unless_fresh_or_mixed(tmp_path, capsys, code_of):
@@ -204,19 +204,21 @@ def test_resuming_runs_of_other_code_is_refused_unless_fresh_or_mixed(tmp_path, 
     assert main([str(path), *out]) == 2
     error = capsys.readouterr().err.strip()
     assert len(error.splitlines()) == 1
-    assert "3 of its stored runs were made by other code (gaqueens 0.1.0, commit aaaa)" in error
-    assert "this sweep's (gaqueens 0.1.0, commit bbbb)" in error and "--mixed-code" in error
+    assert "3 of its stored runs of ga were made by other code than this sweep's" in error
+    assert "gaqueens 0.1.0, commit aaaa, now gaqueens 0.1.0, commit bbbb" in error
+    assert "--mixed-code" in error
     assert main([str(path), *out, "--quiet", "--mixed-code"]) == 0
     recorded = json.loads((tmp_path / "out" / "manifest.json").read_text())
-    assert recorded["mixed_code"] == {"gaqueens 0.1.0, commit aaaa": 3}
+    assert recorded["mixed_code"] == {"ga": {"gaqueens 0.1.0, commit aaaa": 3}}
     summary = (tmp_path / "out" / "summary.md").read_text()
-    assert "made by different code" in summary and "3 runs by gaqueens 0.1.0, commit aaaa" in summary
+    assert "made by different code" in summary
+    assert "ga: 3 runs by gaqueens 0.1.0, commit aaaa" in summary
     code_of("gaqueens 0.1.0, commit cccc")
     assert main([str(path), *out, "--quiet", "--fresh"]) == 0
-    from gaqueens.store import Store
+    from gaqueens.runtime.store import Store
 
     with Store(tmp_path / "out") as store:
-        assert store.codes() == {"gaqueens 0.1.0, commit cccc": 6}
+        assert store.codes() == {"ga": {"gaqueens 0.1.0, commit cccc": 6}}
 
 
 def test_a_store_from_before_runs_recorded_their_code_is_not_mixed_silently(tmp_path, capsys):

@@ -1,7 +1,7 @@
 """The compiled kernels of the local search and min-conflicts (gaqueens.baselines.*_kernel):
 their random numbers against SplitMix64's published outputs, the local search against a plain
 Python reading of its docstring run on the same random numbers, each kernel's bookkeeping
-against brute force, and the cache (gaqueens.baselines.jit)."""
+against brute force, and the cache (gaqueens.core.jit)."""
 
 import os
 import subprocess
@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from gaqueens.baselines import (local_search, local_search_kernel, min_conflicts,
                                 min_conflicts_kernel)
-from gaqueens.board import attacking_pairs
-from gaqueens.baselines.jit import kernel
+from gaqueens.problems.nqueens.verifier import attacking_pairs
+from gaqueens.core.jit import kernel
 
 MASK = 2**64 - 1
 KERNELS = [local_search_kernel, min_conflicts_kernel]
@@ -135,7 +135,7 @@ def test_the_local_search_is_its_docstring_run_on_the_same_random_numbers(n, tri
         result = local_search.run(local_search.Settings(start_tries=tries, restart_factor=factor,
                                                         budget=budget), n, seed)
         assert result.solution.tolist() == columns
-        assert (result.conflicts, result.evaluations) == (conflicts, tried)
+        assert (result.conflicts, result.work) == (conflicts, tried)
         restarted |= starts > 1
     if (tries, factor) == (1, 1) and n >= 8:
         assert restarted  # the restart path ran
@@ -243,11 +243,11 @@ def test_min_conflicts_spends_its_budget_to_the_move(n, seed, budget, factor):
     the budget runs out in a greedy start (which always finishes, and counts N)."""
     result = min_conflicts.run(min_conflicts.Settings(restart_factor=factor, budget=budget),
                                n, seed)
-    assert result.evaluations >= n and result.conflicts == attacking_pairs(result.solution)
+    assert result.work >= n and result.conflicts == attacking_pairs(result.solution)
     if not result.solved:
-        assert budget <= result.evaluations < budget + n
+        assert budget <= result.work < budget + n
     else:
-        assert result.evaluations < budget + n
+        assert result.work < budget + n
 
 
 def test_min_conflicts_restarts_and_still_solves():
@@ -256,7 +256,7 @@ def test_min_conflicts_restarts_and_still_solves():
     runs = [min_conflicts.run(min_conflicts.Settings(restart_factor=1), 30, seed)
             for seed in range(200)]
     assert all(run.solved for run in runs)
-    assert any(run.evaluations > 2 * 30 for run in runs)
+    assert any(run.work > 2 * 30 for run in runs)
 
 
 # ---- the cache ------------------------------------------------------------------------------
@@ -293,5 +293,5 @@ def test_the_main_job_does_not_import_numba(tmp_path):
         cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     assert done.returncode == 0, done.stderr[-2000:]
     imported = [line.split("|")[-1].strip() for line in done.stderr.splitlines()]
-    assert "gaqueens.registry" in imported and "numpy" in imported
+    assert "gaqueens.core.algorithms" in imported and "numpy" in imported
     assert not [name for name in imported if name.split(".")[0] in ("numba", "llvmlite")]

@@ -39,6 +39,6 @@ def test_runs_that_stop_short_get_a_success_rate_and_an_ert(tmp_path):
     row = pd.read_csv(out / "summary.csv").iloc[0]
     solved = runs["solved"].sum()
     assert row["success_rate"] == solved / 10
-    assert row["ert"] == (runs["evaluations"].sum() / solved if solved else float("inf"))
+    assert row["ert"] == (runs["work"].sum() / solved if solved else float("inf"))
     summary = (out / "summary.md").read_text()
     assert "| ERT |" in summary and "expected running time" in summary

@@ -1,4 +1,4 @@
-"""gaqueens.ga.swap_conflicts, SwapConflicts and RunsFitness: a swap child's conflicts from its parent's diagonal
+"""gaqueens.problems.nqueens.swaps, SwapConflicts and RunsFitness: a swap child's conflicts from its parent's diagonal
 counters equal the full count (Conflicts), by hand and on random permutations and swaps."""
 
 import numpy as np
@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gaqueens.board import FITNESSES, Conflicts
-from gaqueens.ga.swap_conflicts import RunsFitness, SwapConflicts
+from gaqueens.problems.nqueens.fitness import Conflicts, FITNESSES
+from gaqueens.problems.nqueens.swaps import RunsFitness, SwapConflicts
 
 
 def random_genomes(n, k, seed):

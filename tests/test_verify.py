@@ -1,5 +1,5 @@
 """python -m gaqueens.verify on folders altered by hand, and the exports' own re-verification
-(gaqueens/verify.py, gaqueens/checks.py)."""
+(gaqueens/verify.py, gaqueens/runtime/claims.py)."""
 
 import json
 import shutil
@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from gaqueens.board import attacking_pairs
-from gaqueens.checks import run_problem, stored_claims
-from gaqueens.store import pack, unpack
+from gaqueens.problems.nqueens.verifier import attacking_pairs
+from gaqueens.runtime.claims import run_problem, stored_claims
+from gaqueens.runtime.store import pack, unpack
 from gaqueens.sweep import main as sweep
 from gaqueens.verify import main as verify, trace_problem
 from sweeps import experiment_file
@@ -108,7 +108,7 @@ def test_an_altered_trace_is_found(capsys, folder):
     code, lines, _ = verified(capsys, folder)
     assert code == 1
     assert lines[1].startswith("  runs.sqlite: ga on board 10, seed 6: its trace ends at generation 1")
-    assert lines[2].startswith("  summary.csv: ga on board 10: pairs_measured is ")  # its mean
+    assert lines[2].startswith("  summary.csv: ga on board 10: random_measured is ")  # its mean
 
 
 def test_a_trace_must_reach_the_runs_conflicts_but_may_end_above_them():
@@ -238,6 +238,9 @@ def test_a_folder_without_runs_is_bad_input(capsys, tmp_path):
         code, lines, err = verified(capsys, folder)
         assert code == 2 and lines == [] and len(err.splitlines()) == 1
     assert err == f"error: {tmp_path / 'absent'}: no such folder"
+    code, lines, err = verified(capsys, tmp_path / "summary.csv")
+    assert code == 2 and err == (f"error: {tmp_path / 'summary.csv'}: is a file, expected an "
+                                 "output folder of a sweep")
 
 
 # ---- the exports re-verify what they write -----------------------------------------------------
@@ -257,7 +260,7 @@ def test_a_sweep_refuses_to_export_a_stored_run_altered_since(capsys, folder, tm
 
 def test_the_claims_of_a_stored_entry_are_told_apart_as_a_file_is_read():
     """A baseline by its name, a plug-in by its import path, anything else a GA with its own
-    target and fitness (gaqueens/checks.py)."""
+    target and fitness (gaqueens/runtime/claims.py)."""
     assert stored_claims("local-search", {}).unit == "swaps"
     assert not stored_claims("min-conflicts", {}).permutation
     variant = stored_claims("population=5,select.tournament=2",

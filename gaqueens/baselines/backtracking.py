@@ -15,7 +15,7 @@ counted. On small boards with small budgets that filling-in can, by chance, comp
 solution the search had not reached; the run is then reported solved, as the verifier sees
 it, with the nodes spent.
 
-Checked by the independent verifier (gaqueens.board) on every board up to 20 and on every run
+Checked by the independent verifier (gaqueens.problems.nqueens.verifier) on every board up to 20 and on every run
 of a sweep; the budget is tested to the node (tests/test_baselines.py).
 """
 
@@ -25,9 +25,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gaqueens.board import Conflicts, has_solution
-from gaqueens.ranges import Whole, check, setting
-from gaqueens.result import Result
+from gaqueens.problems.nqueens.facts import has_solution
+from gaqueens.problems.nqueens.fitness import Conflicts
+from gaqueens.core.ranges import Whole, check, setting
+from gaqueens.core.algorithms import algorithm
+from gaqueens.core.result import Result
 
 UNIT = "nodes"
 
@@ -45,6 +47,7 @@ class Settings:
         check(self)
 
 
+@algorithm("backtracking", settings=Settings, unit=UNIT, deterministic=True)
 def run(settings: Settings, board: int, seed: int) -> Result:
     """The first solution in lexicographic order, or the budget spent; ``seed`` is unused."""
     if not has_solution(board):
@@ -52,7 +55,7 @@ def run(settings: Settings, board: int, seed: int) -> Result:
     path, nodes = search(board, settings.budget)
     solution = complete(path, board)
     conflicts = int(Conflicts(board)(solution[None])[0])
-    return Result(solved=conflicts == 0, conflicts=conflicts, evaluations=nodes, solution=solution)
+    return Result(solved=conflicts == 0, conflicts=conflicts, work=nodes, solution=solution)
 
 
 def search(n: int, budget: int) -> tuple[list[int], int]:

@@ -26,7 +26,7 @@ the last few queens. The scaling sweep (experiments/scaling.yaml) measures what 
 
 Each placement updates the counts along the four lines through the queen with numpy, O(N),
 so a solution costs O(N^2): results/scaling gives its times, up to ten thousand queens. The unit of work is nodes: queens placed. Checked by the independent verifier
-(gaqueens.board) on small boards over many seeds (tests/test_baselines.py), and on every run
+(gaqueens.problems.nqueens.verifier) on small boards over many seeds (tests/test_baselines.py), and on every run
 of a sweep.
 """
 
@@ -37,9 +37,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gaqueens.board import Conflicts, has_solution
-from gaqueens.ranges import Number, Whole, check, setting
-from gaqueens.result import Result
+from gaqueens.problems.nqueens.facts import has_solution
+from gaqueens.problems.nqueens.fitness import Conflicts
+from gaqueens.core.ranges import Number, Whole, check, setting
+from gaqueens.core.algorithms import algorithm
+from gaqueens.core.result import Result
 
 UNIT = "nodes"
 
@@ -61,6 +63,7 @@ class Settings:
         check(self)
 
 
+@algorithm("backtracking-heuristic", settings=Settings, unit=UNIT)
 def run(settings: Settings, board: int, seed: int) -> Result:
     """Attempts with growing node limits until a solution or the budget; the placement of the
     last attempt is returned with its attacking pairs, solved or not."""
@@ -78,7 +81,7 @@ def run(settings: Settings, board: int, seed: int) -> Result:
         limit = math.ceil(limit * settings.growth)
     solution = attempt.placement()
     conflicts = int(Conflicts(board)(solution[None])[0])
-    return Result(solved=conflicts == 0, conflicts=conflicts, evaluations=nodes, solution=solution)
+    return Result(solved=conflicts == 0, conflicts=conflicts, work=nodes, solution=solution)
 
 
 class _Attempt:

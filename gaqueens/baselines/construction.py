@@ -14,7 +14,7 @@ solution is a solution. N = 8 gives [1, 3, 5, 7, 2, 0, 6, 4].
 
 The unit of work is "none" (0): nothing is searched, and the seed changes nothing. The
 conflicts are counted, not assumed. Checked against the published outputs for N = 8, 14 and
-15, and by the independent verifier (gaqueens.board) on every board from 4 to 2,000
+15, and by the independent verifier (gaqueens.problems.nqueens.verifier) on every board from 4 to 2,000
 (tests/test_baselines.py).
 """
 
@@ -24,8 +24,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gaqueens.board import Conflicts, has_solution
-from gaqueens.result import Result
+from gaqueens.problems.nqueens.facts import has_solution
+from gaqueens.problems.nqueens.fitness import Conflicts
+from gaqueens.core.algorithms import algorithm
+from gaqueens.core.result import Result
 
 UNIT = "none"
 
@@ -50,8 +52,9 @@ def numbers(n: int) -> list[int]:
     return evens + odds
 
 
+@algorithm("construction", settings=Settings, unit=UNIT, deterministic=True)
 def run(settings: Settings, board: int, seed: int) -> Result:
     """The constructed placement and its attacking pairs; ``seed`` is unused."""
     solution = np.array(numbers(board), dtype=np.int64) - 1
     conflicts = int(Conflicts(board)(solution[None])[0])
-    return Result(solved=conflicts == 0, conflicts=conflicts, evaluations=0, solution=solution)
+    return Result(solved=conflicts == 0, conflicts=conflicts, work=0, solution=solution)

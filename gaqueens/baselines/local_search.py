@@ -27,7 +27,7 @@ gaqueens/bench/c/local_search.c; ``python -m gaqueens.bench`` times both, side b
 checks that a seed gives the same run, swap for swap, in both). The memory is about 20 bytes
 a queen, on top of the 140 MB or so that Python, numpy and numba take.
 
-Checked by the independent verifier (gaqueens.board) on small boards over many seeds
+Checked by the independent verifier (gaqueens.problems.nqueens.verifier) on small boards over many seeds
 (tests/test_baselines.py) and on every run of a sweep, up to a million queens; the kernel's
 swap bookkeeping and greedy start against brute force (tests/test_kernels.py).
 """
@@ -38,9 +38,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gaqueens.board import has_solution
-from gaqueens.ranges import Whole, check, setting
-from gaqueens.result import Result
+from gaqueens.problems.nqueens.facts import has_solution
+from gaqueens.core.ranges import Whole, check, setting
+from gaqueens.core.algorithms import algorithm
+from gaqueens.core.result import Result
 
 UNIT = "swaps"
 
@@ -65,12 +66,7 @@ class Settings:
         check(self)
 
 
-def prepare() -> None:
-    """Loads the compiled kernel (from numba's cache, or compiling it: a second to several on
-    a fresh install) with a run on a small board, so that no timed run pays for it."""
-    run(Settings(), 8, 0)
-
-
+@algorithm("local-search", settings=Settings, unit=UNIT)
 def run(settings: Settings, board: int, seed: int) -> Result:
     """Greedy starts and repairs until a solution or the budget; the final placement is
     returned with its attacking pairs, solved or not."""
@@ -81,5 +77,5 @@ def run(settings: Settings, board: int, seed: int) -> Result:
     columns, conflicts, tried = search(board, settings.start_tries,
                                        settings.restart_factor * board, settings.budget,
                                        np.uint64(seed % 2**64))
-    return Result(solved=conflicts == 0, conflicts=int(conflicts), evaluations=int(tried),
+    return Result(solved=conflicts == 0, conflicts=int(conflicts), work=int(tried),
                   solution=columns)

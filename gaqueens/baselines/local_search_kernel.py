@@ -1,5 +1,5 @@
 """The local search's compiled kernel: the algorithm of gaqueens.baselines.local_search, step
-for step, in numba (imported only inside a run; see gaqueens.baselines.jit for the cache).
+for step, in numba (imported only inside a run; see gaqueens.core.jit for the cache).
 
 The placement is ``columns`` (int32, the column of each row's queen), and the queens per
 falling diagonal (r - c + N - 1) and per rising one (r + c) are counted in ``down`` and ``up``
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gaqueens.baselines.jit import kernel
+from gaqueens.core.jit import kernel
 
 GAMMA = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)

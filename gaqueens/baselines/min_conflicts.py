@@ -30,7 +30,7 @@ seed. A million queens take under a second, most of it in the greedy start's sca
 memory accesses (``python -m gaqueens.bench`` times it), and about 57 bytes a queen.
 
 The unit of work is moves: the greedy start's N placements and every repair move.
-Checked by the independent verifier (gaqueens.board) on small boards over many seeds
+Checked by the independent verifier (gaqueens.problems.nqueens.verifier) on small boards over many seeds
 (tests/test_baselines.py), and on every run of a sweep; the kernel's choice of column and its
 bookkeeping against brute force (tests/test_kernels.py).
 """
@@ -41,9 +41,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gaqueens.board import has_solution
-from gaqueens.ranges import Whole, check, setting
-from gaqueens.result import Result
+from gaqueens.problems.nqueens.facts import has_solution
+from gaqueens.core.ranges import Whole, check, setting
+from gaqueens.core.algorithms import algorithm
+from gaqueens.core.result import Result
 
 UNIT = "moves"
 
@@ -69,12 +70,7 @@ class Settings:
         check(self)
 
 
-def prepare() -> None:
-    """Loads the compiled kernel (from numba's cache, or compiling it: a second to several on
-    a fresh install) with a run on a small board, so that no timed run pays for it."""
-    run(Settings(), 8, 0)
-
-
+@algorithm("min-conflicts", settings=Settings, unit=UNIT, permutation=False)
 def run(settings: Settings, board: int, seed: int) -> Result:
     """Greedy starts and repairs until a solution or the budget; the final placement is
     returned with its attacking pairs, solved or not."""
@@ -85,5 +81,5 @@ def run(settings: Settings, board: int, seed: int) -> Result:
 
     columns, conflicts, moves = search(board, settings.tries, settings.restart_factor,
                                        settings.budget, np.uint64(seed % 2**64))
-    return Result(solved=conflicts == 0, conflicts=int(conflicts), evaluations=int(moves),
+    return Result(solved=conflicts == 0, conflicts=int(conflicts), work=int(moves),
                   solution=columns)

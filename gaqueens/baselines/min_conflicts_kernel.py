@@ -1,5 +1,5 @@
 """Min-conflicts' compiled kernel: the algorithm of gaqueens.baselines.min_conflicts in numba
-(imported only inside a run; see gaqueens.baselines.jit for the cache).
+(imported only inside a run; see gaqueens.core.jit for the cache).
 
 A board is a tuple of arrays:
 
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gaqueens.baselines.jit import kernel
+from gaqueens.core.jit import kernel
 
 GAMMA = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -10,7 +10,7 @@ min..max), never a threshold that could fail. Its sections:
 (a) engine cost: microseconds per evaluation on every board of the table (8 to 128), seeds
     1..100, in this one process: gaqueens.ga.run_many (the seeds advanced together, as the
     sweep's batches run), genoxide running the published settings seed after seed with the
-    same board.Conflicts object as its batch fitness, and their ratio beside issue 11's goal
+    same the N-Queens Conflicts object as its batch fitness, and their ratio beside issue 11's goal
     (at most 0.5); for context gaqueens.ga.run one seed at a time (seeds 1..10) and the GA on
     engine: deap (DEAP's own objects, seeds 1..3). Each engine's time is for all its seeds,
     divided by its own evaluations.

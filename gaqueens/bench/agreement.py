@@ -1,115 +1,214 @@
-"""The two engines agree: engine: numpy and engine: deap, scheme by variation, and DEAP's own
-N-Queens example against engine: deap, seed for seed.
+"""The two engines agree, as far as the check can see: engine: numpy and engine: deap, scheme
+by variation, each row with the smallest shift it detects; and DEAP's own N-Queens example
+against engine: deap, seed for seed.
 
-    python -m gaqueens.bench.agreement [--seeds FIRST..LAST] [--board N] [--out DIR] [--workers K]
+    python -m gaqueens.bench.agreement [--seeds FIRST..LAST] [--board N] [--example-seeds K]
+                                       [--out DIR] [--workers K]
 
 (1) For each scheme (mu+lambda, mu,lambda, simple) and variation (each, and, or): the same
-settings on both engines (SETTINGS: the published GA with PMX crossover at cxpb 0.5 and, for
-and/or, mutpb 0.5; at most GENERATIONS generations) over the same seeds (default 1..500, board
-12). The runs draw different random numbers on each engine, so the check is on
-distributions: the success rates (Fisher's exact test) and the evaluations to a solution,
-unsolved runs ranked as the worst (Kolmogorov-Smirnov, Anderson-Darling, Mann-Whitney), all
-from scipy.stats, Holm's correction over every p-value of the table; "agree" when none rejects
-at ALPHA (0.01) after it. Two control rows say what the check can detect at these seeds: engine:
-deap with uniform parents, and with a tournament of 3, each against the numpy engine's
-tournament of 2 (mu+lambda, each).
+settings on both engines (``settings``: the published GA with PMX crossover at cxpb 0.5 and,
+for and/or, mutpb 0.5; at most GENERATIONS, 500, generations) on board 12, over the same
+seeds, 1 to each row's own number (SEEDS: 50 to 2,400; --seeds FIRST..LAST gives every row
+the same). Two control rows say what the check tells apart: engine: deap with uniform parents
+(seeds 1 to 1,000) and with a tournament of 3 (1 to 2,000), each against the numpy engine's
+published tournament of 2 (mu+lambda, each; the very runs of that row). The engines draw
+different random numbers, so a seed's two runs are unrelated (Spearman's rho 0.03 on average
+over the nine pairs, board 8, 200 seeds: a paired test gains nothing) and the check is on
+distributions. The work is the evaluations to a solution; a run unsolved within the limit
+counts as infinite work (the worst). Each row has one test, chosen in advance: the two-sided
+Mann-Whitney test (scipy.stats.mannwhitneyu), with Holm's correction over the table's 11
+p-values. The columns of agreement.csv (agreement.md shows them formatted):
+
+    seeds                       FIRST..LAST, run on each engine
+    numpy_solved, deap_solved   the runs that solved the board
+    numpy_median, deap_median   the median evaluations; "-" (inf) where the median is an
+                                unsolved run
+    median_ratio, ci_low, ci_high
+                                deap's median over numpy's, with its 95% percentile-bootstrap
+                                interval (stats.median_ratio); "-" where both medians, or an
+                                end of the interval, reach unsolved runs (the or rows)
+    mw_share                    "deap takes more": the chance that a run of engine: deap takes
+                                more evaluations than one of engine: numpy, ties counted half
+                                (U / nm); 0.5 when they do not differ; finite in every row
+    mw_p, p_holm                the Mann-Whitney p-value, and after Holm's correction
+    detects                     the smallest shift s (1% to 99%) such that engine: deap runs
+                                taking 1 + s times the work of these runs, and 1 - s times,
+                                are each told apart at ALPHA / 11 (0.01 / 11, Holm's strictest
+                                step, so Holm's own power is at least this) in at least POWER
+                                (80%) of SIMULATIONS (500) simulations of the row's seeds;
+                                empty when none is ("detects no shift below 100%")
+    verdict                     differ: p_holm below ALPHA (0.01); agree: no difference found,
+                                where the row detects shifts of WITHIN (15%) or more (detects
+                                at most 0.15); inconclusive: no difference found, but the row
+                                detects only larger shifts
+
+The controls take the same verdicts, and the report says if one does not differ. The
+simulation (``power``) draws both samples with replacement from the row's runs of both engines
+together, as many as each engine ran; it multiplies the second's evaluations by 1 + s (or
+1 - s) and rounds them at random up or down to the steps the evaluations come in (multiples of
+their greatest common divisor: 20 for variation each; the rounding keeps the mean), so that
+shifted runs tie with the others as real ones would, and a run whose generations times the
+factor pass the limit becomes unsolved. An unsolved run stays unsolved at 1 - s, which
+understates the power there (1 + s binds in every row measured).
+
+The seeds. A row's seeds for a shift of 15% are set by the spread of its work, and their cost
+by engine: deap (about 1.1 ms of CPU a generation, engine: numpy 0.2). From 800 engine: numpy
+runs per row (board 12, this machine, shared): mu+lambda/each 950 seeds (45 core-seconds for
+both engines), mu+lambda/or 1,900 (270), mu+lambda/and, mu,lambda/and and simple/and 1,900 to
+2,800 (290 to 390), mu,lambda/each and simple/each 2,500 to 2,700 (770 to 1,080), and the or
+rows of mu,lambda and simple 5,200 to 6,300 (3,300 to 4,700: three runs in four do not solve
+within 500 generations). Every row at 15% would take an hour and a half of two cores. The
+default takes about 1,400 CPU-seconds, ten to twelve minutes of two cores to itself (1,444
+measured on this machine, shared: 32 minutes of wall time at a load of 4.5; DEAP's example
+below takes 160 of them). It gives the published scheme mu+lambda/each 2,000 seeds and
+mu+lambda/or 2,400, enough for 15%, the controls what they need to differ, and each other row
+some 30 to 80 core-seconds (50 to 500 seeds): those rows are inconclusive, and say what they
+detect.
+
+Measured against this design, and not taken:
+    the former four tests a row (Fisher, Kolmogorov-Smirnov, Anderson-Darling and Mann-Whitney,
+        Holm over 44 p-values) detect less than Mann-Whitney alone in every row (400 seeds, a
+        25% shift: power 73% against 83% in mu+lambda/each, 12% against 18% in mu+lambda/and);
+        Kolmogorov-Smirnov alone less in most rows; the log-rank test (scipy.stats.logrank,
+        unsolved runs censored) more in mu,lambda/and and the each rows of mu,lambda and simple
+        (47% against 36% in mu,lambda/and), much less in mu+lambda/and and /or (12% and 14%
+        against 18% and 41%)
+    other boards: board 8 solves every run and would reach 15% in every row in 420
+        core-seconds, but the selection barely matters there (the tournament of 3 would need
+        some 6,000 seeds to differ); on board 10, 2% to 3% of the mu+lambda/and and /or runs
+        never solve; on board 16 the each and or rows of mu,lambda and simple solve 1% to 8%
+        of their runs in 1,000 generations (the controls would need only 250 to 300 seeds)
+    more generations for the or rows: detecting a shift of 40% in mu,lambda/or takes about
+        1,000, 700, 1,000 and 860 core-seconds at 300, 500, 1,000 and 2,000 generations
+        (simple/or 1,560, 950, 1,020 and 1,020): solved runs cost as much information per
+        second as unsolved ones, so 500 stays, Mann-Whitney ranking the unsolved runs as the
+        worst and "deap takes more" measuring the difference where the medians cannot
+    more seeds for engine: numpy than engine: deap would save at most 14% of the time
+
 (2) DEAP's own example (gaqueens.bench.deap_example), run by DEAP alone, against the ga of
 experiments/deap-example.yaml on engine: deap, seeds 1..100: the same best individual,
 evaluations and logbook up to each run's last generation.
 
 Writes DIR/agreement.md and DIR/agreement.csv (default results/agreement); prints the report.
-Exit status: 0 done, 2 bad input.
+Exit status: 0 done, 2 bad input (one line naming it).
 """
-
 from __future__ import annotations
 
 import os
 import sys
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
-from gaqueens import manifest
-from gaqueens.executors import starmap
-from gaqueens.bench.common import EXPERIMENTS
+from gaqueens.runtime.executors import starmap
+from gaqueens import cli
 from gaqueens.cli import Parser
-from gaqueens.experiment import BadInput, load, parse_seeds
-from gaqueens.files import folder_problem, write_text
+from gaqueens.experiment import BadInput, parse_seeds
+from gaqueens.core.files import folder_problem, write_text
 from gaqueens.ga import SCHEMES, VARIATIONS, GaSettings
-from gaqueens.ga.operators import Pmx, Tournament, Uniform
+from gaqueens.bench.agreement_power import compare, verdict
+from gaqueens.bench.agreement_report import report
+from gaqueens.ga.operators import make
 
-BOARD, SEEDS, GENERATIONS, ALPHA = 12, (1, 500), 500, 0.01
+BOARD, GENERATIONS = 12, 500
+SEEDS = {  # each row's default seeds, 1 to N (the docstring says how they were chosen)
+    ("mu+lambda", "each"): 2000, ("mu+lambda", "and"): 500, ("mu+lambda", "or"): 2400,
+    ("mu,lambda", "each"): 150, ("mu,lambda", "and"): 400, ("mu,lambda", "or"): 50,
+    ("simple", "each"): 100, ("simple", "and"): 400, ("simple", "or"): 50,
+}
+CONTROL_SEEDS = {"uniform parents": 1000, "a tournament of 3": 2000}
+CHUNK = 25  # seeds per task
 EXAMPLE_SEEDS = range(1, 101)
 OUT = Path("results") / "agreement"
-COLUMNS = ("scheme", "variation", "compared", "board", "seeds", "numpy_solved", "deap_solved", "fisher_p",
-           "numpy_median", "deap_median", "median_ratio", "ci_low", "ci_high", "ks_p", "ad_p",
-           "mw_p", "p_holm", "verdict")
+COLUMNS = ("scheme", "variation", "compared", "board", "seeds", "numpy_solved", "deap_solved",
+           "numpy_median", "deap_median", "median_ratio", "ci_low", "ci_high", "mw_share",
+           "mw_p", "p_holm", "detects", "verdict")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A row of the table: engine: numpy's settings against engine: deap's, over seeds 1 to
+    ``seeds`` by default."""
+
+    scheme: str
+    variation: str
+    compared: str
+    numpy: GaSettings
+    deap: GaSettings
+    seeds: int
+
+    @property
+    def control(self) -> bool:
+        return self.compared.startswith("control")
 
 
 def settings(scheme: str, variation: str, engine: str, **changes) -> GaSettings:
-    chosen = dict(engine=engine, scheme=scheme, variation=variation, crossover=Pmx(), cxpb=0.5,
+    chosen = dict(engine=engine, scheme=scheme, variation=variation,
+                  crossover=make("crossover", "pmx"), cxpb=0.5,
                   generations=GENERATIONS)
     if variation != "each":
         chosen["mutpb"] = 0.5
     return replace(GaSettings(**chosen), **changes)
 
 
-def comparisons() -> list[tuple[str, str, str, GaSettings, GaSettings]]:
-    """(scheme, variation, what is compared, numpy settings, deap settings)."""
-    rows = [(scheme, variation, "the same settings", settings(scheme, variation, "numpy"),
-             settings(scheme, variation, "deap"))
+def comparisons() -> list[Comparison]:
+    """The rows: every scheme and variation with the same settings on both engines, then the
+    two controls."""
+    rows = [Comparison(scheme, variation, "the same settings", settings(scheme, variation, "numpy"),
+                       settings(scheme, variation, "deap"), SEEDS[scheme, variation])
             for scheme in SCHEMES for variation in VARIATIONS]
     published = settings("mu+lambda", "each", "numpy")
-    rows += [("mu+lambda", "each", f"control: deap with {name}", published,
-              settings("mu+lambda", "each", "deap", select=select))
-             for name, select in (("uniform parents", Uniform()), ("a tournament of 3", Tournament(3)))]
+    rows += [Comparison("mu+lambda", "each", f"control: deap with {name}", published,
+                        settings("mu+lambda", "each", "deap", select=select), CONTROL_SEEDS[name])
+             for name, select in (("uniform parents", make("select", "uniform")),
+                                  ("a tournament of 3", make("select", "tournament", size=3)))]
     return rows
 
 
-def _runs(ga_settings: GaSettings, board: int, seeds: list[int]) -> list[tuple[bool, int]]:
+def _runs(ga_settings: GaSettings, board: int, seeds: list[int]) -> list[tuple[bool, int, int]]:
+    """(solved, evaluations, generations) of each seed's run."""
     from gaqueens.ga import run
 
-    return [(result.solved, result.evaluations)
+    return [(result.solved, result.work, result.generations)
             for result in (run(ga_settings, board, seed) for seed in seeds)]
 
 
-def engines(board: int, seeds: range, workers: int) -> list[dict]:
-    """A row per comparison (COLUMNS), the p_holm and verdict filled in over the table."""
-    from scipy.stats import fisher_exact
-
+def engines(board: int, seeds: range | None, workers: int,
+            rows_of: list[Comparison] | None = None) -> list[dict]:
+    """A row per comparison (COLUMNS; default ``comparisons()``), over ``seeds`` (None: each
+    row's own, 1 to its ``seeds``), with the p_holm and verdict filled in over the table. Runs
+    that several rows share (the published settings on engine: numpy, for the controls) are
+    made once."""
     from gaqueens.reports import stats
 
-    rows_of = comparisons()
-    chunks = [list(seeds[i:i + 50]) for i in range(0, len(seeds), 50)]
-    tasks = [(s, board, chunk) for row in rows_of for s in row[3:] for chunk in chunks]
+    rows_of = comparisons() if rows_of is None else rows_of
+    chosen = [range(1, row.seeds + 1) if seeds is None else seeds for row in rows_of]
+    spans = {}  # settings -> the seeds run with them: those of every row that uses them
+    for row, row_seeds in zip(rows_of, chosen):
+        for each in (row.deap, row.numpy):
+            low, high = spans.get(each, (row_seeds.start, row_seeds.stop))
+            spans[each] = (min(low, row_seeds.start), max(high, row_seeds.stop))
+    order = sorted(spans, key=lambda each: each.engine != "deap")  # the slower engine first
+    tasks = [(each, board, list(range(start, min(start + CHUNK, spans[each][1]))))
+             for each in order for start in range(*spans[each], CHUNK)]
     done = iter(starmap(_runs, tasks, workers))
-    rows = []
-    for scheme, variation, compared, *_ in rows_of:
-        samples = []
-        for _ in range(2):
-            runs = [run for _ in chunks for run in next(done)]
-            solved = np.array([s for s, _ in runs])
-            samples.append((solved, np.where(solved, [e for _, e in runs], np.inf)))
-        (numpy_solved, numpy_work), (deap_solved, deap_work) = samples
-        table = [[numpy_solved.sum(), (~numpy_solved).sum()], [deap_solved.sum(), (~deap_solved).sum()]]
-        ratio, low, high = stats.median_ratio(deap_work, numpy_work, np.random.default_rng(0))
-        rows.append({
-            "scheme": scheme, "variation": variation, "compared": compared, "board": board,
-            "seeds": f"{seeds.start}..{seeds.stop - 1}",
-            "numpy_solved": int(numpy_solved.sum()), "deap_solved": int(deap_solved.sum()),
-            "fisher_p": float(fisher_exact(table).pvalue),
-            "numpy_median": float(np.median(numpy_work)), "deap_median": float(np.median(deap_work)),
-            "median_ratio": ratio, "ci_low": low, "ci_high": high,
-            "ks_p": stats.kolmogorov_smirnov(numpy_work, deap_work),
-            "ad_p": stats.anderson_darling(numpy_work, deap_work),
-            "mw_p": stats.mann_whitney(deap_work, numpy_work)[0],
-        })
-    tests = ("fisher_p", "ks_p", "ad_p", "mw_p")
-    adjusted = stats.holm([row[t] for row in rows for t in tests]).reshape(len(rows), len(tests))
-    for row, p in zip(rows, adjusted):
-        row["p_holm"] = float(np.nanmin(p))
-        row["verdict"] = "agree" if row["p_holm"] >= ALPHA else "differ"
+    ran = {each: np.array([run for _ in range(*spans[each], CHUNK) for run in next(done)],
+                          dtype=float) for each in order}
+
+    def runs(each: GaSettings, row_seeds: range) -> np.ndarray:
+        first = spans[each][0]
+        return ran[each][row_seeds.start - first:row_seeds.stop - first]
+
+    analyses = starmap(compare, [
+        (runs(row.numpy, s), runs(row.deap, s), len(rows_of), index, row.deap.generations)
+        for index, (row, s) in enumerate(zip(rows_of, chosen))], workers)
+    rows = [{"scheme": row.scheme, "variation": row.variation, "compared": row.compared,
+             "board": board, "seeds": f"{s.start}..{s.stop - 1}", **analysis}
+            for row, s, analysis in zip(rows_of, chosen, analyses)]
+    for row, p in zip(rows, stats.holm([row["mw_p"] for row in rows])):
+        row["p_holm"] = float(p)
+        row["verdict"] = verdict(row["p_holm"], row["detects"])
     return rows
 
 
@@ -117,7 +216,7 @@ def _example(seeds: list[int]) -> list[str | None]:
     from gaqueens.bench import deap_example
     from gaqueens.ga import run
 
-    ga = load(EXPERIMENTS / "deap-example.yaml").entry("ga").settings
+    ga = deap_example.settings()
     return [deap_example.same_as_ours(run(ga, deap_example.QUEENS, seed), seed) for seed in seeds]
 
 
@@ -128,68 +227,39 @@ def example(seeds: range, workers: int) -> tuple[int, list[str]]:
     return len(seeds), problems
 
 
-def report(rows: list[dict], compared: int, problems: list[str], argv: list[str]) -> str:
-    import pandas as pd
-
-    from gaqueens.reports.tables import markdown, number
-
-    command = "python -m gaqueens.bench.agreement" + ("" if not argv else " " + " ".join(argv))
-    table = pd.DataFrame([{
-        "scheme": row["scheme"], "variation": row["variation"], "compared": row["compared"],
-        "solved: numpy / deap": f"{row['numpy_solved']} / {row['deap_solved']}",
-        "median evaluations: numpy / deap": f"{number(row['numpy_median'])} / {number(row['deap_median'])}",
-        "deap / numpy (95% CI)": f"{row['median_ratio']:.2f} ({row['ci_low']:.2f} to {row['ci_high']:.2f})",
-        "p: Fisher / KS / AD / MW": " / ".join(f"{row[t]:.2g}" for t in ("fisher_p", "ks_p", "ad_p", "mw_p")),
-        "Holm p": f"{row['p_holm']:.2g}", "verdict": row["verdict"],
-    } for row in rows])
-    agreeing = sum(row["verdict"] == "agree" for row in rows if not row["compared"].startswith("control"))
-    example_line = (f"{compared - len(problems)} of {compared} seeds equal: the same best "
-                    "individual, evaluations, and logbook min and max per generation"
-                    + ("" if not problems else "; " + "; ".join(problems[:5])))
-    return "\n\n".join([
-        "# The engines agree: engine: numpy against engine: deap",
-        f"`{command}`: {manifest.exporter()}.",
-        f"Board {rows[0]['board']}, seeds {rows[0]['seeds']}; {agreeing} of "
-        f"{len(SCHEMES) * len(VARIATIONS)} scheme-variation pairs agree.",
-        markdown(table),
-        "Settings: the published GA with PMX crossover at cxpb 0.5 (and mutpb 0.5 for and/or), "
-        f"at most {GENERATIONS} generations; unsolved runs count as the worst. Holm's correction "
-        f"over all {4 * len(rows)} p-values; agree when none is below {ALPHA} after it. The "
-        "control rows show what these seeds can detect.",
-        "## DEAP's own N-Queens example, run by DEAP, against engine: deap",
-        example_line,
-    ]) + "\n"
-
-
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = Parser(prog="python -m gaqueens.bench.agreement",
                     description="Compare engine: numpy with engine: deap, and DEAP's example "
                                 "with engine: deap.")
-    parser.add_argument("--seeds", default=f"{SEEDS[0]}..{SEEDS[1]}", help="FIRST..LAST (default 1..500)")
+    parser.add_argument("--seeds", help="FIRST..LAST for every row (default: each row's own, "
+                                         "SEEDS)")
     parser.add_argument("--board", type=int, default=BOARD, help=f"the board (default {BOARD})")
     parser.add_argument("--example-seeds", type=int, default=len(EXAMPLE_SEEDS),
                         help="seeds of DEAP's example to compare, from 1 (default 100)")
     parser.add_argument("--out", default=str(OUT), help=f"output folder (default {OUT})")
     parser.add_argument("--workers", type=int, help="local processes (default: all cores)")
     args = parser.parse_args(argv)
-    try:
+    return cli.run(lambda: _agreement(args, argv))
+
+
+def _agreement(args, argv) -> None:
+    seeds = None
+    if args.seeds is not None:
         first, last = parse_seeds(args.seeds)
-        if args.board < 4:
-            raise BadInput(f"--board must be at least 4, got {args.board}")
-        if args.workers is not None and args.workers < 1:
-            raise BadInput(f"--workers must be a whole number >= 1, got {args.workers}")
-        if args.example_seeds < 0:
-            raise BadInput(f"--example-seeds must be a whole number >= 0, got {args.example_seeds}")
-        if folder_problem(args.out):
-            raise BadInput(f"--out {args.out} {folder_problem(args.out)}")
-    except BadInput as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+        seeds = range(first, last + 1)
+    if args.board < 4:
+        raise BadInput(f"--board must be at least 4, got {args.board}")
+    if args.workers is not None and args.workers < 1:
+        raise BadInput(f"--workers must be a whole number >= 1, got {args.workers}")
+    if args.example_seeds < 0:
+        raise BadInput(f"--example-seeds must be a whole number >= 0, got {args.example_seeds}")
+    if folder_problem(args.out):
+        raise BadInput(f"--out {args.out} {folder_problem(args.out)}")
     workers = args.workers or os.cpu_count() or 1
-    rows = engines(args.board, range(first, last + 1), workers)
+    rows = engines(args.board, seeds, workers)
     compared, problems = example(range(1, args.example_seeds + 1), workers)
-    text = report(rows, compared, problems, argv)
+    text = report(rows, compared, problems, argv, GENERATIONS)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     import pandas as pd
@@ -197,7 +267,6 @@ def main(argv=None) -> int:
     write_text(out / "agreement.csv", pd.DataFrame(rows, columns=COLUMNS).to_csv(index=False))
     write_text(out / "agreement.md", text)
     print(text)
-    return 0
 
 
 if __name__ == "__main__":

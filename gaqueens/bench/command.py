@@ -13,13 +13,13 @@ from dataclasses import replace
 from pathlib import Path
 
 from gaqueens.bench import boards, engine, job, solvers, table
-from gaqueens.bench.common import GENOXIDE_VERSION, INSTALL, QUICK, Plan, Report, _genoxide
+from gaqueens.bench.common import GENOXIDE_VERSION, INSTALL, QUICK, Plan, Report, genoxide_module
 
 
 def _header(report: Report, plan: Plan, gx) -> None:
     from importlib.metadata import version as installed
 
-    from gaqueens import manifest
+    from gaqueens.runtime import manifest
 
     code = manifest.code(manifest.checkout(), installed("gaqueens"))
     version = gx.__version__ if gx is not None else f"not installed ({INSTALL})"
@@ -46,7 +46,7 @@ def main(argv=None) -> int:
     parser.add_argument("--genoxide-table", metavar="BOARDS", help=argparse.SUPPRESS)
     parser.add_argument("--seeds", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.genoxide_table and _genoxide() is None:
+    if args.genoxide_table and genoxide_module() is None:
         print(f"error: this needs genoxide: {INSTALL}", file=sys.stderr)
         return 2
     if args.genoxide_table:
@@ -57,7 +57,7 @@ def main(argv=None) -> int:
     plan = QUICK if args.quick else Plan()
     if args.repeats != Plan.repeats:
         plan = replace(plan, repeats=args.repeats)
-    gx = _genoxide()
+    gx = genoxide_module()
     report = Report()
     _header(report, plan, gx)
     with tempfile.TemporaryDirectory(prefix="gaqueens-bench-") as scratch:

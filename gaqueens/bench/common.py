@@ -7,12 +7,11 @@ import csv
 import io
 import statistics
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
-from gaqueens.files import write_text
+from gaqueens.core.files import write_text
 
-ROOT = Path(__file__).resolve().parents[2]  # the checkout: gaqueens/bench/common.py
-EXPERIMENTS = ROOT / "experiments"
 GENOXIDE_VERSION = "0.13.1"
 NUMPY, DEAP = "engine: numpy", "engine: deap"  # the GA on each of its engines
 INSTALL = "pip install 'gaqueens[bench]'"
@@ -45,7 +44,29 @@ QUICK = Plan(quick=True, repeats=2, engine_boards=(8, 32), engine_seeds=range(1,
              job_repeats=1, boards=(8, 16), board_seeds=range(1, 3), importtime=False)
 
 
-def _genoxide():
+def published_medians() -> dict[int, float]:
+    """The published table's median evaluations per board (gaqueens/data/published-table.csv,
+    seeds 1 to 100)."""
+    text = resources.files("gaqueens").joinpath("data/published-table.csv").read_text("utf-8")
+    return {int(row["board"]): float(row["median_evaluations"])
+            for row in csv.DictReader(text.splitlines())}
+
+
+def published_experiment(folder: Path, name: str, boards=None) -> Path:
+    """Writes an experiment file of the published GA on ``boards`` (default: every board of
+    the published table), seeds 1 to 100, beside the published medians, into ``folder``: the
+    main job's (n8) and the table's, as experiments/ holds them, written here so that the
+    benchmark runs from an installed package too."""
+    medians = published_medians()
+    boards = list(medians) if boards is None else list(boards)
+    reference = ", ".join(f"{board}: {medians[board]:g}" for board in boards)
+    path = Path(folder) / f"{name}.yaml"
+    path.write_text(f"boards: {boards}\nseeds: {{first: 1, last: 100}}\n"
+                    f"reference: {{{reference}}}\n", encoding="utf-8")
+    return path
+
+
+def genoxide_module():
     """The genoxide module, or None when it is not installed."""
     try:
         import genoxide
@@ -54,7 +75,7 @@ def _genoxide():
     return genoxide
 
 
-def _published():
+def published_settings():
     """The published settings: the GA's defaults."""
     from gaqueens.ga import GaSettings
 
@@ -63,24 +84,24 @@ def _published():
 
 def genoxide_run(gx, board: int, seed: int, fitness):
     """One genoxide run of the published settings (its own N-Queens example) on ``fitness``."""
-    published = _published()
+    published = published_settings()
     algorithm = gx.Ga(gx.Permutation(board), population_size=published.population,
-                      select=gx.Tournament(published.select.size), crossover=gx.NoCrossover(),
+                      select=gx.Tournament(published.select.get("size")), crossover=gx.NoCrossover(),
                       mutation=gx.SwapMutation(), scheme=gx.MuPlusLambda(published.offspring),
                       objective="minimize", seed=seed)
     return algorithm.run(fitness, batch=True, target=published.target,
                          generations=published.generations)
 
 
-def _spread(values) -> str:
+def spread(values) -> str:
     return f"median {statistics.median(values):.2f} ({min(values):.2f}..{max(values):.2f})"
 
 
-def _seeds(seeds: range) -> str:
+def seeds_text(seeds: range) -> str:
     return f"{seeds.start}..{seeds.stop - 1}"
 
 
-def _times(repeats: int) -> str:
+def times_text(repeats: int) -> str:
     return f"{repeats} repetition" + ("s" if repeats > 1 else "")
 
 

@@ -70,14 +70,28 @@ def run(seed: int, generations: int = GENERATIONS):
     return population, logbook, hall
 
 
+def settings():
+    """The example as gaqueens' GA on engine: deap, each run stopping at its first solution (the
+    ga of experiments/deap-example.yaml, which tests/test_agreement.py checks is this)."""
+    from gaqueens.ga import GaSettings
+    from gaqueens.ga.operators import deap_operator
+
+    return GaSettings(
+        engine="deap", scheme="simple", population=POPULATION, variation="and", cxpb=CXPB,
+        mutpb=MUTPB, select=deap_operator("select", "selTournament", {"tournsize": 3}),
+        crossover=deap_operator("crossover", "cxPartialyMatched", {}),
+        mutation=deap_operator("mutation", "mutShuffleIndexes", {"indpb": 2.0 / QUEENS}),
+        fitness="excess", generations=GENERATIONS)
+
+
 def same_as_ours(result, seed: int) -> str | None:
     """What differs between a gaqueens Result of the example's settings (stopped at its first
     solution) and DEAP's own run of the example up to that generation, or None."""
     _, logbook, hall = run(seed, result.generations)
     if list(hall[0]) != result.solution.tolist():
         return f"seed {seed}: the best found differs"
-    if result.evaluations != sum(logbook.select("nevals")):
-        return f"seed {seed}: {result.evaluations} evaluations, DEAP's nevals add up to " \
+    if result.work != sum(logbook.select("nevals")):
+        return f"seed {seed}: {result.work} evaluations, DEAP's nevals add up to " \
                f"{sum(logbook.select('nevals'))}"
     if result.trace[:, 2].tolist() != logbook.select("min") or \
             result.trace[:, 4].tolist() != logbook.select("max"):

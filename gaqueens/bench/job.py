@@ -6,29 +6,25 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gaqueens.bench.common import EXPERIMENTS, ROOT, Plan, Report, _spread, _times
-from gaqueens.bench.table import _sweep_command, _sweep_wall, _wall
+from gaqueens.bench.common import Plan, Report, published_experiment, spread, times_text
+from gaqueens.bench.table import sweep_command, sweep_wall, wall_time
 
 
 def main_job(plan: Plan, report: Report, scratch: Path) -> None:
     """The main job end to end, and where its start-up goes."""
-    file = EXPERIMENTS / "n8.yaml"
-    report.say(f"### (c) The main job: python -m gaqueens.sweep {file.relative_to(ROOT)}, end to "
-               f"end, {_times(plan.job_repeats)}")
+    file = published_experiment(scratch, "n8", [8])  # experiments/n8.yaml
+    report.say(f"### (c) The main job: python -m gaqueens.sweep experiments/n8.yaml (the "
+               f"published GA on 8 x 8, seeds 1..100), end to end, {times_text(plan.job_repeats)}")
     report.say()
-    if not file.exists():
-        report.say(f"- skipped: {file} is missing")
-        report.say()
-        return
-    command = _sweep_command(file, scratch / "n8", None)
+    command = sweep_command(file, scratch / "n8", None)
     walls = []
     for repetition in range(plan.job_repeats):
-        walls.append(_sweep_wall(command)[0])
+        walls.append(sweep_wall(command)[0])
         report.row(section="main-job", engine="gaqueens.sweep", board=8, seeds="1..100",
                    repetition=repetition, seconds=walls[-1], evaluations="")
-    report.say(f"- wall time: {_spread(walls)} s")
-    python = _wall([sys.executable, "-c", "pass"])[0]
-    imports = _wall([sys.executable, "-c", "import gaqueens.sweep"])[0]
+    report.say(f"- wall time: {spread(walls)} s")
+    python = wall_time([sys.executable, "-c", "pass"])[0]
+    imports = wall_time([sys.executable, "-c", "import gaqueens.sweep"])[0]
     report.say(f"- start-up: Python {python:.2f} s; Python and `import gaqueens.sweep` "
                f"{imports:.2f} s")
     if plan.importtime:
@@ -38,8 +34,8 @@ def main_job(plan: Plan, report: Report, scratch: Path) -> None:
 
 
 def _imports(command: list[str]) -> str:
-    done = subprocess.run([command[0], "-X", "importtime", *command[1:]], cwd=ROOT,
-                          capture_output=True, text=True)
+    done = subprocess.run([command[0], "-X", "importtime", *command[1:]], capture_output=True,
+                          text=True)
     total: dict[str, int] = {}
     for line in done.stderr.splitlines():
         parts = line.split("|")

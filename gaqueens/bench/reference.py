@@ -5,9 +5,9 @@ the tests that compare the engine with it.
 
 Writes genoxide's evaluations and generations per board and seed (boards REFERENCE_BOARDS: 8,
 16, 32, 64 and 128; seeds REFERENCE_SEEDS: 1 to 1,000) into FILE as CSV, with a first comment
-line naming the version and this command; tests/data/genoxide-evaluations.csv was written so
+line naming the version and this command; gaqueens/data/genoxide-evaluations.csv was written so
 (about a minute on one core). Each run is genoxide's own N-Queens example: the published
-settings (gaqueens.bench.common.genoxide_run) on board.Conflicts. ``evaluations`` is genoxide's
+settings (gaqueens.bench.common.genoxide_run) on the N-Queens Conflicts. ``evaluations`` is genoxide's
 own count, which skips a child identical to one of its parents; ``generations`` gives the count
 gaqueens uses, 20 + 20 g. Needs genoxide: pip install 'gaqueens[bench]'.
 """
@@ -19,18 +19,18 @@ import io
 import sys
 from pathlib import Path
 
-from gaqueens.bench.common import INSTALL, _genoxide, genoxide_run
-from gaqueens.board import Conflicts
-from gaqueens.files import write_text
+from gaqueens.bench.common import INSTALL, genoxide_module, genoxide_run
+from gaqueens.problems.nqueens.fitness import Conflicts
+from gaqueens.core.files import write_text
 
 REFERENCE_BOARDS, REFERENCE_SEEDS = (8, 16, 32, 64, 128), range(1, 1001)
 
 
 def reference_evaluations(path: Path) -> None:
     """genoxide's evaluations and generations per board and seed, written to ``path``."""
-    gx = _genoxide()
+    gx = genoxide_module()
     text = io.StringIO()
-    text.write(f"# genoxide {gx.__version__}, published settings, board.Conflicts; written by: "
+    text.write(f"# genoxide {gx.__version__}, published settings, the N-Queens Conflicts; written by: "
                f"python -m gaqueens.bench.reference {path}\n")
     writer = csv.writer(text, lineterminator="\n")
     writer.writerow(["board", "seed", "evaluations", "generations"])
@@ -50,7 +50,7 @@ def main(argv=None) -> int:
     if len(argv) != 1 or argv[0].startswith("-"):
         print("usage: python -m gaqueens.bench.reference FILE", file=sys.stderr)
         return 2
-    if _genoxide() is None:
+    if genoxide_module() is None:
         print(f"error: this needs genoxide: {INSTALL}", file=sys.stderr)
         return 2
     reference_evaluations(Path(argv[0]))

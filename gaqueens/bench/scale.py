@@ -37,10 +37,10 @@ from pathlib import Path
 
 import numpy as np
 
-from gaqueens.bench.common import EXPERIMENTS, Report
+from gaqueens.bench.common import Report
 from gaqueens.bench.memory import MB, Sampler, available
 
-FILE = EXPERIMENTS / "sweep-100k.yaml"
+FILE = Path("experiments") / "sweep-100k.yaml"  # from the project's folder, or --file
 QUICK = ("boards=[8, 16]", "grid={population: [5, 10]}", "seeds={first: 1, last: 50}")
 COLUMNS = ("executor", "figure", "repetition", "value", "unit")
 TOGETHER = 50  # the batch the store is timed with: the sweep's batches of GA runs
@@ -109,7 +109,7 @@ def _phase_seconds(folder: Path) -> float:
 
 
 def _stored(folder: Path) -> int:
-    from gaqueens.store import Store
+    from gaqueens.runtime.store import Store
 
     with Store(folder) as store:
         return store.db.execute("SELECT count(*) FROM runs").fetchone()[0]
@@ -119,8 +119,8 @@ def store_rate(folder: Path, scratch: Path) -> tuple[int, float]:
     """The runs of ``folder`` stored again into a fresh store in ``scratch``, a batch of
     TOGETHER runs of one algorithm and board at a time, as the sweep stores them: the runs and
     the seconds spent in Store.add. A batch at a time is read and held."""
-    from gaqueens.result import Result
-    from gaqueens.store import Store, unpack
+    from gaqueens.core.result import Result
+    from gaqueens.runtime.store import Store, unpack
 
     count, spent = 0, 0.0
     with Store(folder) as source, Store(scratch, write=True) as target:
@@ -191,6 +191,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m gaqueens.bench.scale",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, help="write scale.md and scale.csv into this folder")
+    parser.add_argument("--file", default=str(FILE), help=f"the sweep's experiment (default {FILE})")
     parser.add_argument("--quick", action="store_true", help="200 runs: a smoke run")
     parser.add_argument("--seeds", help="FIRST..LAST instead of the file's seeds")
     parser.add_argument("--repeats", type=int, default=3,
@@ -199,6 +200,11 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.repeats < 1:
         parser.error("--repeats must be a whole number >= 1")
+    if not Path(args.file).is_file():
+        print(f"error: {args.file}: no such experiment file (the 100,000-run sweep is "
+              f"experiments/sweep-100k.yaml in the project's folder; give it with --file)",
+              file=sys.stderr)
+        return 2
     missing = available()
     if missing:
         print(f"error: the memory cannot be sampled: {missing}", file=sys.stderr)
@@ -218,7 +224,8 @@ def main(argv=None) -> int:
     try:
         with tempfile.TemporaryDirectory(prefix="gaqueens-scale-") as scratch:
             scratch = Path(scratch)
-            base = _python("-m", "gaqueens.sweep", str(FILE), "--quiet", "--fresh", *options)
+            base = _python("-m", "gaqueens.sweep", str(Path(args.file).resolve()), "--quiet",
+                           "--fresh", *options)
             local, dask = scratch / "local", scratch / "dask"
             commands = {"local processes": ([*base, "--out", str(local)], local)}
             print("local processes: the sweep ...", file=sys.stderr, flush=True)

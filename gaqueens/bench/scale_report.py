@@ -10,7 +10,7 @@ from pathlib import Path
 
 from gaqueens.bench.common import Report
 from gaqueens.bench.memory import MB
-from gaqueens.files import write_text
+from gaqueens.core.files import write_text
 
 MEMORY_GOAL_MB = 1000  # the issue's 1 GB, in the report's unit (10^6 bytes)
 
@@ -19,7 +19,7 @@ def _mb(value: float) -> str:
     return f"{value / MB:,.0f} MB"
 
 
-def _spread(values, unit: str, digits: int = 1) -> str:
+def spread(values, unit: str, digits: int = 1) -> str:
     """median (min..max) of repetitions, or the one value."""
     unit = f" {unit}" if unit else ""
     if len(values) == 1:
@@ -35,7 +35,7 @@ def _met(ok: bool) -> str:
 def _code() -> str:
     from importlib.metadata import version
 
-    from gaqueens import manifest
+    from gaqueens.runtime import manifest
 
     return manifest.code(manifest.checkout(), version("gaqueens"))
 
@@ -78,15 +78,15 @@ def report(out: Report, header: dict, measured: dict, stores: list[float], rows,
          [f"{_mb(m['halves'][0])}, {_mb(m['halves'][1])}" for m in measured.values()], "flat")
     for kind, title in (("exports", "the exports alone (runs.csv, summary, plots)"),
                         ("verify", "python -m gaqueens.verify DIR")):
-        line(f"{title}: wall", [_spread([s for s, _, _ in m[kind]], "s") for m in measured.values()])
+        line(f"{title}: wall", [spread([s for s, _, _ in m[kind]], "s") for m in measured.values()])
         worst = max(q for m in measured.values() for _, _, q in m[kind])
         line(f"{title}: peak PSS summed (RSS summed)",
-             [f"{_spread([q / MB for _, _, q in m[kind]], 'MB', 0)} "
-              f"({_spread([p / MB for _, p, _ in m[kind]], 'MB', 0)})" for m in measured.values()],
+             [f"{spread([q / MB for _, _, q in m[kind]], 'MB', 0)} "
+              f"({spread([p / MB for _, p, _ in m[kind]], 'MB', 0)})" for m in measured.values()],
              f"under {MEMORY_GOAL_MB:,} MB", _met(worst < MEMORY_GOAL_MB * MB))
     ratio = [stored / rate[name] for name in names]
     line("the store alone: runs stored per second (Store.add in batches of 50, fresh store)",
-         [_spread(stores, "", 0)] + [""] * (len(names) - 1),
+         [spread(stores, "", 0)] + [""] * (len(names) - 1),
          "above the rate runs are computed",
          _met(min(ratio) > 1) + ": " + ", ".join(f"{r:,.0f}x ({name})" for r, name in zip(ratio, names)))
     out.say("\n".join(["| " + " | ".join(lines[0]) + " |", "|" + "---|" * len(lines[0])]

@@ -62,7 +62,7 @@ def search(name: str, n: int, seed: int) -> dict:
     seconds = time.perf_counter() - start
     weights = 2 * np.arange(n, dtype=np.uint64) + np.uint64(1)
     checksum = int((weights * result.solution.astype(np.uint64)).sum(dtype=np.uint64))
-    return {"seconds": seconds, "first": first, "swaps": result.evaluations,
+    return {"seconds": seconds, "first": first, "swaps": result.work,
             "conflicts": result.conflicts, "checksum": checksum, "before_kb": before,
             "peak_kb": _peak_kb()}
 

@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from gaqueens.bench.common import ROOT, Plan, Report, _spread
+from gaqueens.bench.common import Plan, Report, spread
 
 SOURCE = Path(__file__).resolve().parent / "c" / "local_search.c"
 
@@ -69,7 +69,7 @@ def _goal(figure: str, board: int, median: float) -> str:
 
 
 def _output(command: list[str], env: dict | None = None) -> str:
-    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    done = subprocess.run(command, env=env, capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"{shlex.join(command)} failed ({done.returncode}): "
                            f"{done.stderr[-2000:]}")
@@ -147,7 +147,7 @@ def local_search_vs_c(board: int, repeats: int, binary: Path | None, report: Rep
         same = sum(all(mine[k] == c[k] for k in ("swaps", "conflicts", "checksum"))
                    for mine, c in zip(ours, theirs))
         report.say(f"  - C: {_spread_s([run['seconds'] for run in theirs])}; ratio gaqueens / C "
-                   f"{_spread(ratios)}{_goal('ratio', board, statistics.median(ratios))}")
+                   f"{spread(ratios)}{_goal('ratio', board, statistics.median(ratios))}")
         report.say(f"  - the same run in both (swaps tried, attacking pairs, placement): "
                    f"{same} of {len(theirs)} seeds; swaps tried, median "
                    f"{statistics.median(run['swaps'] for run in ours):,.0f}")
@@ -186,7 +186,7 @@ def counting(board: int, repeats: int, report: Report) -> None:
 
 
 def _cores() -> int:
-    from gaqueens.baselines.counting import cores
+    from gaqueens.problems.nqueens.counting import cores
 
     return cores()
 

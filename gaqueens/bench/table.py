@@ -15,9 +15,9 @@ import time
 from pathlib import Path
 
 from gaqueens.bench.common import (
-    EXPERIMENTS, INSTALL, ROOT, Plan, Report, _genoxide, _spread, _times, genoxide_run,
+    INSTALL, Plan, Report, genoxide_module, genoxide_run, published_experiment, spread, times_text,
 )
-from gaqueens.board import Conflicts
+from gaqueens.problems.nqueens.fitness import Conflicts
 
 
 GOAL = 0.4  # issue 11: the whole table, default workers, at most 0.4x genoxide's single process
@@ -29,26 +29,26 @@ def _verdict(ratios: list[float]) -> str:
     return "met at the median" if statistics.median(ratios) <= GOAL else "not met"
 
 
-def _wall(command: list[str]) -> tuple[float, str]:
-    """The wall time of a command run from the project's folder, and its output."""
+def wall_time(command: list[str]) -> tuple[float, str]:
+    """The wall time of a command, and its output."""
     start = time.perf_counter()
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run(command, capture_output=True, text=True)
     seconds = time.perf_counter() - start
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed ({done.returncode}): {done.stderr[-2000:]}")
     return seconds, done.stdout
 
 
-def _sweep_command(file: Path, out: Path, seeds: str | None, workers: str | None = None):
+def sweep_command(file: Path, out: Path, seeds: str | None, workers: str | None = None):
     command = [sys.executable, "-m", "gaqueens.sweep", str(file), "--out", str(out), "--quiet"]
     command += ["--seeds", seeds] if seeds else []
     return command + (["--workers", workers] if workers else [])
 
 
-def _sweep_wall(command: list[str]) -> tuple[float, str]:
+def sweep_wall(command: list[str]) -> tuple[float, str]:
     """The wall time of a sweep into an empty output folder, so that it computes every run."""
     shutil.rmtree(command[command.index("--out") + 1], ignore_errors=True)
-    return _wall(command)
+    return wall_time(command)
 
 
 def _our_medians(summary_csv: Path) -> dict[int, str]:
@@ -64,20 +64,17 @@ def table_sweep(plan: Plan, report: Report, gx, scratch: Path) -> None:
     process), alternating, and each one's median evaluations per board."""
     from gaqueens.experiment import load
 
-    file = EXPERIMENTS / "table.yaml"
-    if not file.exists():
-        report.say(f"### (b) The whole table\n\n- skipped: {file} is missing\n")
-        return
+    file = published_experiment(scratch, "table")  # experiments/table.yaml
     experiment = load(file)
     seeds = plan.table_seeds or "{}..{}".format(*experiment.seeds)
     boards = ",".join(map(str, experiment.boards))
-    report.say(f"### (b) The whole table: {file.relative_to(ROOT)}, seeds {seeds}, "
-               f"{_times(plan.table_repeats)}, alternating")
+    report.say(f"### (b) The whole table: experiments/table.yaml, seeds {seeds}, "
+               f"{times_text(plan.table_repeats)}, alternating")
     report.say()
     out = scratch / "table"
     ours, alone = "gaqueens.sweep", "gaqueens.sweep --workers 1"
-    commands = {ours: _sweep_command(file, out, plan.table_seeds),
-                alone: _sweep_command(file, scratch / "table-1", plan.table_seeds, "1")}
+    commands = {ours: sweep_command(file, out, plan.table_seeds),
+                alone: sweep_command(file, scratch / "table-1", plan.table_seeds, "1")}
     if gx is not None:
         commands["genoxide"] = [sys.executable, "-m", "gaqueens.bench", "--genoxide-table",
                                 boards, "--seeds", seeds]
@@ -85,7 +82,7 @@ def table_sweep(plan: Plan, report: Report, gx, scratch: Path) -> None:
     for repetition in range(plan.table_repeats):
         shift = repetition % len(names)
         for name in names[shift:] + names[:shift]:
-            seconds, output = (_wall if name == "genoxide" else _sweep_wall)(commands[name])
+            seconds, output = (wall_time if name == "genoxide" else sweep_wall)(commands[name])
             walls[name].append(seconds)
             report.row(section="table", engine=name, board="table", seeds=seeds,
                        repetition=repetition, seconds=seconds, evaluations="")
@@ -94,16 +91,16 @@ def table_sweep(plan: Plan, report: Report, gx, scratch: Path) -> None:
             elif name == "genoxide":
                 medians[name] = {int(b): f"{m:g}" for b, m in json.loads(output).items()}
     report.say(f"- {ours}, {os.cpu_count()} workers (the default), tables and plots: "
-               f"{_spread(walls[ours])} s")
-    report.say(f"- {alone}, the same in one process: {_spread(walls[alone])} s")
+               f"{spread(walls[ours])} s")
+    report.say(f"- {alone}, the same in one process: {spread(walls[alone])} s")
     if gx is None:
         report.say(f"- genoxide is not installed: {INSTALL}")
     else:
-        report.say(f"- genoxide, one process: {_spread(walls['genoxide'])} s")
+        report.say(f"- genoxide, one process: {spread(walls['genoxide'])} s")
         for name in (ours, alone):
             ratios = [mine / theirs for mine, theirs in zip(walls[name], walls["genoxide"])]
             goal = f"; goal at most {GOAL}: {_verdict(ratios)}" if name == ours else ""
-            report.say(f"- ratio {name} / genoxide: {_spread(ratios)}{goal}")
+            report.say(f"- ratio {name} / genoxide: {spread(ratios)}{goal}")
     report.say()
     report.say("| board | published | " + " | ".join(f"{name} median evaluations"
                                                   for name in medians) + " |")
@@ -118,7 +115,7 @@ def genoxide_table(boards: str, seeds: str) -> dict[int, float]:
     """The internal mode --genoxide-table 8,16 --seeds 1..100: genoxide's single-process sweep
     of those boards and seeds; its median evaluations per board. It imports no more than
     genoxide and the board, as a program of its own would."""
-    gx = _genoxide()
+    gx = genoxide_module()
     first, last = map(int, seeds.split(".."))
     medians = {}
     for board in map(int, boards.split(",")):

@@ -16,13 +16,15 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from gaqueens import registry
+from gaqueens import baselines  # noqa: F401  (registers the built-in solvers)
+from gaqueens.core import algorithms
+from gaqueens.core.registry import Unknown
 from gaqueens.experiment.checker import Checker
 from gaqueens.experiment.ga_keys import NAME, NAME_CHARS
 from gaqueens.experiment.model import Entry
 from gaqueens.experiment.written import MAX_BOARD_KEY, PLUGIN_KEY
 from gaqueens.experiment.yaml_file import shown
-from gaqueens.ranges import Whole, allowed
+from gaqueens.core.ranges import Whole, allowed
 
 BOARDS = Whole(1, 10_000_000)
 
@@ -50,10 +52,10 @@ def _baseline(checker: Checker, name, value) -> Entry:
                 checker.fail(key, f"is not a name for a plug-in: use {NAME_CHARS}")
             if not isinstance(plugin, str):
                 checker.expect(f"{key}.{PLUGIN_KEY}", "an import path, package.module", plugin)
-            spec = registry.plugin(plugin)
+            spec = algorithms.plugin(plugin)
         else:
-            spec = registry.algorithm(str(name), "baseline")
-    except registry.Unknown as error:
+            spec = algorithms.find(str(name), "baseline")
+    except Unknown as error:
         where = f"{key}.{PLUGIN_KEY}" if plugin is not None else key
         checker.fail(where, str(error))
     fields = {f.name.replace("_", "-"): f for f in dataclasses.fields(spec.settings)}

@@ -27,30 +27,38 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from gaqueens import registry
+from gaqueens import problems
+from gaqueens.core import algorithms
+from gaqueens.core.registry import Unknown
 from gaqueens.experiment.checker import Checker
 from gaqueens.experiment.model import Entry
 from gaqueens.experiment.yaml_file import join, shown
 from gaqueens.ga import GaSettings
-from gaqueens.ga.operators import try_out
+from gaqueens.ga import operators
 from gaqueens.ga.settings import combination_problem, not_applicable
-from gaqueens.ranges import Number, allowed
+from gaqueens.core.ranges import Number, allowed
 
 NAME = r"[A-Za-z0-9][A-Za-z0-9._-]*"
-NAME_CHARS = "letters, digits, '-', '_' and '.'"
+NAME_CHARS = "ASCII letters (a to z, A to Z), digits, '-', '_' and '.'"
 STOP_KEYS = ("target", "generations")
-KEYS = [f.name for f in dataclasses.fields(GaSettings) if f.name not in STOP_KEYS] + ["stop"]
+KEYS = [f.name for f in dataclasses.fields(GaSettings)
+        if f.name not in (*STOP_KEYS, "problem")] + ["stop"]  # the problem is the file's
 FIELDS = {f.name: f for f in dataclasses.fields(GaSettings)}
 SHORTHAND = ("pmx", "ordered")  # {pmx: CXPB}: the crossover and its probability
 RATE = Number(0, 1)
 
 
-def read_ga(checker: Checker, value, where: str = "ga", inherited: dict | None = None) -> GaSettings:
-    """GaSettings from the mapping ``value`` at ``where``, on top of the fields ``inherited``
-    (already read) when a variant is read."""
+def read_ga(checker: Checker, value, where: str = "ga", inherited: dict | None = None,
+            problem: str = problems.DEFAULT) -> GaSettings:
+    """GaSettings for ``problem`` from the mapping ``value`` at ``where``, on top of the fields
+    ``inherited`` (already read) when a variant is read."""
     value = checker.mapping(where, value, KEYS, "a mapping of GA settings, or none")
     given = read_fields(checker, value, where)
-    settings = {**(inherited or {}), **given}
+    measures = problems.get(problem).measures
+    if "fitness" in given and (not isinstance(given["fitness"], str)
+                               or given["fitness"] not in measures):
+        checker.expect(f"{where}.fitness", f"one of {', '.join(measures)}", given["fitness"])
+    settings = {**(inherited or {}), **given, "problem": problem}
     for name, reason in not_applicable(settings).items():
         if name in given:
             key = f"{where}.stop.{name}" if name in STOP_KEYS else f"{where}.{name}"
@@ -79,7 +87,7 @@ def read_fields(checker: Checker, value: dict, where: str) -> dict:
                 elif limit is None:
                     checker.expect(f"{where}.stop.{name}", allowed(FIELDS[name]).expected, limit)
                 out[name] = checker.check(f"{where}.stop.{name}", allowed(FIELDS[name]), limit)
-        elif "registry" in FIELDS[key].metadata:
+        elif "operator" in FIELDS[key].metadata:
             operator, rate = read_operator(checker, f"{where}.{key}", item, key)
             out[key] = operator
             if rate is not None:
@@ -87,36 +95,61 @@ def read_fields(checker: Checker, value: dict, where: str) -> dict:
                     checker.fail(f"{where}.cxpb", f"is given twice: once here and once as "
                                  f"{where}.crossover's rate")
                 out["cxpb"] = rate
+        elif key == "fitness":
+            out[key] = item  # one of the problem's measures: read_ga checks it
         else:
             out[key] = checker.check(f"{where}.{key}", allowed(FIELDS[key]), item)
     return out
 
 
+def _form(builtin) -> str:
+    """How a file writes a built-in: its name, {name: PARAMETER}, or {name: {p: P, ...}}."""
+    parameters = builtin.parameters
+    if not parameters:
+        return builtin.name
+    if len(parameters) == 1:
+        return f"{{{builtin.name}: {parameters[0].name.upper()}}}"
+    inner = ", ".join(f"{p.name}: {p.name.upper()}" for p in parameters)
+    return f"{{{builtin.name}: {{{inner}}}}}"
+
+
 def read_operator(checker: Checker, key: str, value, kind: str):
-    """(operator, rate): an operator of ``kind`` written as a built-in name, {name: PARAMETER},
-    {deap: NAME, ...arguments} or {function: PATH, ...arguments}; ``rate`` is the probability
-    of a {pmx: CXPB} crossover, else None."""
-    names = registry.OPERATORS[kind]
-    parameters = {name: dataclasses.fields(cls) for name, cls in names.items()}
-    forms = [f"{{{name}: {fields[0].name.upper()}}}" if fields else name
-             for name, fields in parameters.items()]
+    """(operator, rate): an operator of ``kind`` written as a built-in's name (one without
+    parameters), {name: PARAMETER} (one with one), {name: {parameter: value, ...}} (any
+    number of its parameters, the others at their defaults), {deap: NAME, ...arguments} or
+    {function: PATH, ...arguments}; ``rate`` is the probability of a {pmx: CXPB} crossover,
+    else None."""
+    builtins = operators.BUILTINS[kind]
+    forms = [_form(builtin) for _, builtin in builtins.items()]
     if kind == "crossover":
         forms += [f"{{{name}: CXPB}}" for name in SHORTHAND]
     expected = " or ".join(forms + ["{deap: NAME, ...}", "{function: PATH, ...}"])
-    if isinstance(value, str) and value in names and not parameters[value]:
-        return names[value](), None
+    if isinstance(value, str) and value in builtins and not builtins[value].parameters:
+        return operators.make(kind, value), None
     if isinstance(value, dict) and ("deap" in value or "function" in value):
         return _named(checker, key, value, kind), None
     if not (isinstance(value, dict) and len(value) == 1):
         checker.expect(key, expected, value)
-    (name, parameter), = checker.mapping(key, value, list(names)).items()
-    if not parameters[name]:
-        if kind == "crossover" and name in SHORTHAND:
-            return names[name](), checker.check(join(key, name), RATE, parameter)
+    (name, given), = checker.mapping(key, value, list(builtins)).items()
+    parameters = builtins[name].parameters
+    if kind == "crossover" and name in SHORTHAND and not isinstance(given, dict):
+        return operators.make(kind, name), checker.check(join(key, name), RATE, given)
+    if not parameters:
         checker.expect(key, expected, value)
-    field = parameters[name][0]
-    parameter = checker.check(join(key, name), allowed(field), parameter)
-    return checker.build(join(key, name), names[name], {field.name: parameter}), None
+    if isinstance(given, dict):
+        given = checker.mapping(join(key, name), given, [p.name for p in parameters])
+        places = {parameter: join(join(key, name), parameter) for parameter in given}
+    elif len(parameters) == 1:
+        given, places = {parameters[0].name: given}, {parameters[0].name: join(key, name)}
+    else:
+        checker.expect(join(key, name), "a mapping of its parameters: " + _form(builtins[name]),
+                       given)
+    arguments = {}
+    for parameter, item in given.items():
+        rule = builtins[name].parameter(parameter).allowed
+        arguments[parameter] = item if rule is None else checker.check(places[parameter], rule, item)
+    return checker.build(join(key, name), lambda **a: operators.make(kind, name, **a),
+                         arguments), None
 
 
 def _named(checker: Checker, key: str, value: dict, kind: str):
@@ -132,28 +165,28 @@ def _named(checker: Checker, key: str, value: dict, kind: str):
         if form == "deap":
             if not isinstance(value["deap"], str):
                 checker.expect(f"{key}.deap", "the name of a function of deap.tools", value["deap"])
-            operator = registry.deap_operator(kind, value["deap"], arguments)
+            operator = operators.deap_operator(kind, value["deap"], arguments)
         else:
-            operator = registry.function_operator(kind, value["function"], arguments)
-    except registry.Unknown as error:
+            operator = operators.function_operator(kind, value["function"], arguments)
+    except Unknown as error:
         checker.fail(f"{key}.{form}", f"{shown(value[form], 80)} {error}")
-    problem = try_out(kind, operator)
+    problem = operators.try_out(operator)
     if problem:
         checker.fail(f"{key}.{form}", f"{shown(value[form], 80)}, tried once, {problem}")
     return operator
 
 
-def read_variants(checker: Checker, value, ga) -> list[Entry]:
+def read_variants(checker: Checker, value, ga, problem: str = problems.DEFAULT) -> list[Entry]:
     """The variants, each the file's ga (the published GA when ga is none) with changes."""
     value = checker.mapping("variants", value, None, "a mapping from a variant's name to its changes")
     inherited = {} if ga == "none" else read_fields(checker, ga, "ga")
     entries = []
     for name, changes in value.items():
         where = join("variants", name)
-        if (not isinstance(name, str) or not re.fullmatch(NAME, name) or name in registry.ALGORITHMS
-                or name in registry.plugin_names()):
+        if (not isinstance(name, str) or not re.fullmatch(NAME, name)
+                or name in algorithms.ALGORITHMS or name in algorithms.plugin_names()):
             checker.fail(where, f"is not a variant name: use {NAME_CHARS}, and no algorithm's name")
         changes = checker.mapping(where, {} if changes is None else changes, KEYS,
                                   "a mapping of GA settings")
-        entries.append(Entry(name, "ga", read_ga(checker, changes, where, inherited)))
+        entries.append(Entry(name, "ga", read_ga(checker, changes, where, inherited, problem)))
     return entries

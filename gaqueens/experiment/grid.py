@@ -22,6 +22,7 @@ import math
 
 import yaml
 
+from gaqueens import problems
 from gaqueens.experiment.checker import Checker
 from gaqueens.experiment.ga_keys import KEYS, read_fields, read_ga
 from gaqueens.experiment.model import Entry, Grid
@@ -30,9 +31,11 @@ from gaqueens.experiment.yaml_file import join
 MAX_CELLS = 10_000
 
 
-def read_grid(checker: Checker, value, ga, taken: set[str]) -> tuple[list[Entry], Grid]:
-    """The grid's cells as entries, after the variants whose names are ``taken``, and the grid
-    itself."""
+def read_grid(checker: Checker, value, ga, earlier: list[Entry],
+              problem: str = problems.DEFAULT) -> tuple[list[Entry], Grid]:
+    """The grid's cells as entries, after the ``earlier`` ones (the ga and its variants), and
+    the grid itself. A cell with the settings of an earlier entry shares its runs
+    (Entry.same_as) rather than computing them again."""
     value = checker.mapping("grid", value, None, "a mapping from a GA setting path to a list of "
                             "values, e.g. {population: [10, 20]}")
     if not value:
@@ -63,17 +66,18 @@ def read_grid(checker: Checker, value, ga, taken: set[str]) -> tuple[list[Entry]
     grid = grid_of(value)
     made = {}
     for name, combination in grid.cells:
-        if name in taken:
+        if name in {entry.name for entry in earlier}:
             checker.fail(f"grid[{name}]", "has the name of a variant")
         changes = {}
         for path, setting in zip(value, combination):
             _set(changes, base, path.split("."), setting)
-        settings = read_ga(checker, changes, f"grid[{name}]", inherited)
+        settings = read_ga(checker, changes, f"grid[{name}]", inherited, problem)
         if settings in made:
             checker.fail(f"grid[{name}]", f"makes the same settings as grid[{made[settings]}]: a "
                          "grid's values must differ")
         made[settings] = name
-        entries.append(Entry(name, "ga", settings))
+        same = next((entry.name for entry in earlier if entry.settings == settings), None)
+        entries.append(Entry(name, "ga", settings, same_as=same))
     return entries, grid
 
 

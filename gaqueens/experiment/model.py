@@ -3,12 +3,15 @@ they make."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from gaqueens.experiment.written import settings_to_yaml
-from gaqueens import registry
-from gaqueens.registry import Algorithm
+from gaqueens import problems
+from gaqueens.core import algorithms
+from gaqueens.core.algorithms import Algorithm
+from gaqueens.ga.operators import Operator
 
 
 @dataclass(frozen=True)
@@ -22,6 +25,7 @@ class Entry:
     max_board: int | None = None
     plugin: str | None = None  # the import path of a plug-in named by one
     spec: Algorithm | None = field(default=None, compare=False, repr=False)
+    same_as: str | None = None  # a grid cell with the settings of this entry shares its runs
 
     def runs_on(self, board: int) -> bool:
         return self.max_board is None or board <= self.max_board
@@ -29,7 +33,21 @@ class Entry:
     @property
     def runner(self) -> Algorithm:
         """The algorithm that makes this entry's runs."""
-        return self.spec or registry.algorithm(self.algorithm)
+        return self.spec or algorithms.find(self.algorithm)
+
+    @property
+    def plugins(self) -> tuple[str, ...]:
+        """The modules of the plug-ins its runs use: a plug-in algorithm's own, and the GA's
+        operators given by import path ({function: "package.module:name"})."""
+        found = [self.runner.source] if self.runner.source else []
+        problem = problems.source(getattr(self.settings, "problem", problems.DEFAULT))
+        found += [problem] if problem else []
+        if dataclasses.is_dataclass(self.settings):
+            found += [value.target.partition(":")[0]
+                      for value in (getattr(self.settings, f.name)
+                                    for f in dataclasses.fields(self.settings))
+                      if isinstance(value, Operator) and value.name == "function"]
+        return tuple(sorted(set(found)))
 
 
 @dataclass(frozen=True)
@@ -56,6 +74,7 @@ class Experiment:
     output: Path
     overrides: tuple[str, ...] = ()  # the --set PATH=VALUE changes made to the file
     grid: Grid = Grid()
+    problem: str = problems.DEFAULT  # the problem every entry's runs solve
 
     def tasks(self) -> list[tuple[str, int, int]]:
         """Every (algorithm, board, seed) the experiment runs; a deterministic algorithm runs
@@ -67,6 +86,12 @@ class Experiment:
             tasks += [(entry.name, b, s) for b in self.boards if entry.runs_on(b) for s in seeds]
         return tasks
 
+    def shared(self) -> dict[str, str]:
+        """The entries that share the runs of another (a grid cell with the ga's settings, or
+        a variant's): name -> the entry whose runs it shares. A run depends on its settings and
+        seed alone, so those runs are made once and stored under both names."""
+        return {entry.name: entry.same_as for entry in self.entries if entry.same_as}
+
     def entry(self, name: str) -> Entry:
         return next(entry for entry in self.entries if entry.name == name)
 
@@ -74,6 +99,7 @@ class Experiment:
         """The whole experiment with every default filled in, in the file's own terms."""
         return {
             "name": self.name,
+            **({"problem": self.problem} if self.problem != problems.DEFAULT else {}),
             "boards": list(self.boards),
             "seeds": {"first": self.seeds[0], "last": self.seeds[1]},
             "algorithms": {entry.name: settings_to_yaml(entry) for entry in self.entries},

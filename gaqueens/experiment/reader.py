@@ -2,7 +2,8 @@
 
 The keys, each optional but ``boards``:
 
-    name: n8                     # default: the file's stem; letters, digits, - _ .
+    name: n8                     # default: the file's stem; ASCII letters, digits, - _ .
+    problem: nqueens             # the default; or a plug-in's name, or {plugin: package.module}
     boards: [8]                  # one or more board sizes, 1 to 10^7
     seeds: {first: 1, last: 100} # inclusive, >= 0, at most 10^6 of them; the default
     ga: {...}                    # GaSettings, the published ones by default; or none
@@ -23,8 +24,9 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from gaqueens.board import has_solution
-from gaqueens.files import folder_problem
+from gaqueens import problems
+from gaqueens.core.registry import Unknown
+from gaqueens.core.files import folder_problem
 from gaqueens.experiment.baseline_keys import BOARDS, read_baselines
 from gaqueens.experiment.checker import Checker
 from gaqueens.experiment.ga_keys import NAME, NAME_CHARS, read_ga, read_variants
@@ -33,9 +35,10 @@ from gaqueens.experiment.model import Entry, Experiment
 from gaqueens.experiment.overrides import apply
 from gaqueens.experiment.written import MAX_BOARD_KEY
 from gaqueens.experiment.yaml_file import BadInput, join, read_yaml, shown
-from gaqueens.ranges import Whole
+from gaqueens.core.ranges import Whole
 
-TOP_KEYS = ("name", "boards", "seeds", "ga", "variants", "grid", "baselines", "reference", "output")
+TOP_KEYS = ("name", "problem", "boards", "seeds", "ga", "variants", "grid", "baselines",
+            "reference", "output")
 SEED = Whole(0, 2**63 - 1)
 MAX_SEEDS = 1_000_000  # seeds in one sweep: every run is listed before the sweep starts
 MAX_RUNS = 10_000_000  # runs in one sweep, all entries, boards and seeds together
@@ -92,26 +95,31 @@ class _Reader(Checker):
             self.fail("", "is empty, expected a mapping of settings (boards: [8], ...)")
         data = self.mapping("", data, TOP_KEYS)
         name = self.name(data, stem)
+        problem = self.problem(data.get("problem", problems.DEFAULT))
         if "boards" not in data:
             self.fail("boards", "is missing: give the board sizes, e.g. boards: [8]")
         boards = self.boards(data["boards"])
         entries = []
         ga = data.get("ga", {})
         if ga != "none":
-            entries.append(Entry("ga", "ga", read_ga(self, ga)))
-        entries += read_variants(self, data.get("variants", {}), ga)
-        cells, grid = read_grid(self, data.get("grid", {}), ga, {entry.name for entry in entries})
+            entries.append(Entry("ga", "ga", read_ga(self, ga, problem=problem)))
+        entries += read_variants(self, data.get("variants", {}), ga, problem)
+        cells, grid = read_grid(self, data.get("grid", {}), ga, entries, problem)
         entries += cells
         baselines = read_baselines(self, data.get("baselines", []))
         for entry in baselines:
             if any(entry.name == other.name for other in entries):
                 self.fail(f"baselines.{entry.name}", "is also the name of a GA variant: give each "
                           "its own name")
+            solves = entry.runner.problems
+            if solves is not None and problem not in solves:
+                self.fail(f"baselines.{entry.name}", f"solves {', '.join(solves)}, not the "
+                          f"problem {problem}")
         entries += baselines
         if not entries:
             self.fail("ga", "is none and there are no baselines: nothing to run")
         for entry in entries:
-            self.solvable(entry, boards)
+            self.solvable(entry, boards, problem)
         reference = self.reference(data.get("reference", {}), boards, entries)
         file_seeds = self.seeds(data.get("seeds", {}))
         first, last = file_seeds if seeds is None else seeds
@@ -131,7 +139,24 @@ class _Reader(Checker):
             reference=reference,
             output=file_output if output is None else self.output("--out", str(output)),
             grid=grid,
+            problem=problem,
         )
+
+    def problem(self, value) -> str:
+        """The problem every run solves (gaqueens.problems): a name, an import path, or
+        {plugin: PATH}; its name or path as the settings record it."""
+        if isinstance(value, dict):
+            value = self.mapping("problem", value, ("plugin",), "a problem's name or {plugin: PATH}")
+            key, value = "problem.plugin", value.get("plugin")
+        else:
+            key = "problem"
+        if not isinstance(value, str) or not value:
+            self.expect(key, "a problem's name (nqueens) or {plugin: package.module}", value)
+        try:
+            problems.get(value)
+        except Unknown as error:
+            self.fail(key, f"{shown(value)} {error}")
+        return value
 
     def name(self, data: dict, stem: str) -> str:
         if "name" not in data:
@@ -185,15 +210,15 @@ class _Reader(Checker):
                 self.expect(key, "a median number of evaluations above 0", median)
         return dict(value)
 
-    def solvable(self, entry: Entry, boards):
-        """Refuses boards 2 and 3 to an algorithm that must reach 0 conflicts there, and an
-        algorithm whose max-board leaves it no board."""
+    def solvable(self, entry: Entry, boards, problem: str = problems.DEFAULT):
+        """Refuses a board without a solution (N-Queens: 2 and 3) to an algorithm that must
+        reach 0 conflicts there, and an algorithm whose max-board leaves it no board."""
         if not any(entry.runs_on(board) for board in boards):
             self.fail(f"baselines.{entry.name}.{MAX_BOARD_KEY}", f"is {entry.max_board}, below "
                       f"every board in boards {list(boards)}: {entry.name} would not run")
         target = getattr(entry.settings, "target", 0)
         for i, board in enumerate(boards):
-            if not has_solution(board) and target == 0 and entry.runs_on(board):
+            if not problems.get(problem).has_solution(board) and target == 0 and entry.runs_on(board):
                 self.fail(f"boards[{i}]", f"is {board}, which has no solution: {entry.name} cannot "
                           "reach 0 conflicts (boards 2 and 3 have none)")
             if board == 1 and target is None and entry.runs_on(board):

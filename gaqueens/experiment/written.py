@@ -6,8 +6,9 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
+from gaqueens import problems
 from gaqueens.ga import GaSettings
-from gaqueens.ga.operators import DeapOperator, FunctionOperator
+from gaqueens.ga.operators import BUILTINS, NAMED, Operator
 from gaqueens.ga.settings import not_applicable
 
 if TYPE_CHECKING:
@@ -29,7 +30,9 @@ def settings_to_yaml(entry: Entry) -> dict:
             value = getattr(settings, f.name)
             if f.name in skip or f.name in ("target", "generations"):
                 continue
-            out[f.name] = operator_to_yaml(value, f.metadata["registry"]) if "registry" in f.metadata else value
+            if f.name == "problem" and value == problems.DEFAULT:
+                continue  # the experiment's problem, written where it is not N-Queens
+            out[f.name] = operator_to_yaml(value) if isinstance(value, Operator) else value
         out["stop"] = {"target": "none" if settings.target is None else settings.target,
                        "generations": settings.generations}
         return out
@@ -48,13 +51,16 @@ def run_settings(entry: Entry) -> dict:
     return {key: value for key, value in settings_to_yaml(entry).items() if key != MAX_BOARD_KEY}
 
 
-def operator_to_yaml(operator, names: dict):
-    """An operator as a file writes it: its name, {name: PARAMETER}, or {deap: NAME, ...} or
-    {function: PATH, ...} with its arguments."""
-    if isinstance(operator, DeapOperator):
-        return {"deap": operator.name, **dict(operator.arguments)}
-    if isinstance(operator, FunctionOperator):
-        return {"function": operator.path, **dict(operator.arguments)}
-    name = next(key for key, cls in names.items() if type(operator) is cls)
-    fields = dataclasses.fields(operator)
-    return {name: getattr(operator, fields[0].name)} if fields else name
+def operator_to_yaml(operator: Operator):
+    """An operator as a file writes it: a built-in's name, {name: PARAMETER} or {name:
+    {parameter: value, ...}}, or {deap: NAME, ...} or {function: PATH, ...} with its
+    arguments."""
+    arguments = dict(operator.arguments)
+    if operator.name in NAMED:
+        return {operator.name: operator.target, **arguments}
+    parameters = BUILTINS[operator.kind][operator.name].parameters
+    if not parameters:
+        return operator.name
+    if len(parameters) == 1:
+        return {operator.name: arguments[parameters[0].name]}
+    return {operator.name: arguments}

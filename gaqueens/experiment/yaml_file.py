@@ -6,22 +6,14 @@ The YAML is read with PyYAML's safe loader (no tag builds a Python object), refu
 
 from __future__ import annotations
 
-import re
 from itertools import islice
 from pathlib import Path
 
 import yaml
 
+from gaqueens.core.errors import BadInput
+
 MAX_BYTES = 1_000_000
-_LINE_BREAK = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
-
-
-class BadInput(Exception):
-    """Input refused before any work starts; ``str()`` is the one line to show (any line break
-    in it is escaped)."""
-
-    def __init__(self, message: str):
-        super().__init__(_LINE_BREAK.sub(lambda m: m[0].encode("unicode_escape").decode(), message))
 
 
 class _Loader(yaml.SafeLoader):

@@ -1,13 +1,16 @@
-"""The GA: its settings, its operators, a run's random numbers, and two engines.
+"""The GA: its settings, its operators, a run's random numbers, and its engines, registered as
+the algorithm "ga" (gaqueens.core.algorithms).
 
     settings.py      GaSettings, the published settings by default
-    operators.py     selections, crossovers and mutations, by the names experiment files give
+    operators.py     selections, crossovers and mutations, each one DEAP-style function,
+                     registered under the names experiment files give them
+    rows.py          the operators applied to engine: numpy's arrays of genomes
     randomness.py    a run's own generators, from its seed alone
-    numpy_engine.py  engine: numpy, the GA over a numpy matrix of genomes
-    batched.py       engine: numpy for many seeds at once, for the published family
+    batched.py       engine: numpy for the published family, many seeds advanced together (a
+                     one-seed run is a batch of one)
     draws.py         the batched runs' random numbers, each seed's own
-    swap_conflicts.py  the batched runs' fitness, from the parents' diagonal counts
     history.py       the batched runs' traces
+    general.py       engine: numpy for every other setting, one seed at a time
     deap_engine.py   engine: deap, the run made of DEAP's own objects and algorithms
     deap_types.py    DEAP's creator types, made once
 """
@@ -15,18 +18,33 @@
 import time
 from dataclasses import replace
 
-from gaqueens.ga import batched, deap_engine, numpy_engine
+from gaqueens.core.algorithms import ALGORITHMS, Algorithm
+from gaqueens.core.result import Result
+from gaqueens.ga import batched, deap_engine, general
 from gaqueens.ga.settings import ENGINES, SCHEMES, TIES, UNIT, VARIATIONS, GaSettings
-from gaqueens.result import Result
 
-__all__ = ["ENGINES", "GaSettings", "SCHEMES", "TIES", "UNIT", "VARIATIONS", "run", "run_many"]
+__all__ = ["ENGINES", "GaSettings", "SCHEMES", "TIES", "UNIT", "VARIATIONS", "replay", "run",
+           "run_many"]
 
 
 def run(settings: GaSettings, board: int, seed: int) -> Result:
-    """One run of the GA on an n x n board, on the settings' engine; its result depends on the
-    settings and the seed alone."""
-    engine = deap_engine if settings.engine == "deap" else numpy_engine
+    """One run of the GA on a board of its problem, on the settings' engine; its result depends
+    on the settings and the seed alone. A run of the batched family is a batch of one."""
+    if batched.covers(settings, board):
+        return batched.run_many(settings, board, [seed])[0]
+    engine = deap_engine if settings.engine == "deap" else general
     return engine.run(settings, board, seed)
+
+
+def replay(settings: GaSettings, board: int, seed: int, observe) -> Result:
+    """The run ``run`` gives for this seed, made again while ``observe(generation,
+    evaluations, best, best_fitness, median_fitness)`` sees, after each generation from
+    generation 0, the best placement found so far (a copy to keep), its fitness and the
+    population's median fitness: what a player or a trace of the run records."""
+    if batched.covers(settings, board):
+        return batched.run_many(settings, board, [seed], observe)[0]
+    engine = deap_engine if settings.engine == "deap" else general
+    return engine.run(settings, board, seed, observe)
 
 
 def run_many(settings: GaSettings, board: int, seeds) -> list[Result]:
@@ -44,3 +62,17 @@ def run_many(settings: GaSettings, board: int, seeds) -> list[Result]:
         result = run(settings, board, seed)
         results.append(replace(result, seconds=time.perf_counter() - start))
     return results
+
+
+WARM_GENERATIONS = 10  # at most this many generations in the untimed run before a batch
+
+
+def warm(settings: GaSettings) -> None:
+    """An untimed run of these settings on board 8, seed 0, capped at WARM_GENERATIONS
+    generations: what a process pays once for them (gaqueens.runtime.execution.warm)."""
+    run_many(replace(settings, generations=min(settings.generations, WARM_GENERATIONS)), 8, [0])
+
+
+ALGORITHMS.register("ga", Algorithm(run, GaSettings, UNIT, run_many=run_many,
+                                    together=batched.covers, warm=warm, problems=None),
+                    place="gaqueens.ga.run")

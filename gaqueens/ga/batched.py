@@ -1,20 +1,23 @@
 """engine: numpy for many seeds at once: the runs of the published family of settings advanced
-together, each seed's run the very one gaqueens.ga.numpy_engine makes for that seed alone.
+together, each seed's run the very one gaqueens.ga.general makes for that seed alone.
 
-The family (``covers``): variation each, select Tournament or Uniform, no crossover, mutation
-Swap(1), survivors Best, scheme mu+lambda (either tie rule) or mu,lambda, fitness pairs or
-excess, any population, offspring, target and generation limit, on boards of 2 and more.
-gaqueens.ga.run_many sends any other setting to the general engine, seed by seed.
+The family (``covers``): variation each, select tournament or uniform, no crossover, mutation
+swap with count 1, survivors best, scheme mu+lambda (either tie rule) or mu,lambda, any
+fitness measure, population, offspring, target and generation limit, on boards of 2 and more,
+of a problem with an incremental fitness of swaps (N-Queens). gaqueens.ga.run and run_many
+send every run of the family here, a one-seed run as a batch of one, and any other setting to
+the general engine, seed by seed.
 
 What makes it fast, and what keeps each run its own:
 
-- One array for all runs: each population's genomes and diagonal counters side by side
-  (``cells``, a row of n + 4n per genome, uint8 up to n = 255) and fitness (runs, mu); each
-  generation's tournaments, swaps, fitness and survivors are some seventy numpy calls for all
-  of them, however many.
-- A child's fitness is its parent's plus the change of its swap (ga.swap_conflicts.SwapConflicts: eight
-  diagonal counters, not a recount), counted per run (RunsFitness). Only the survivors'
-  rows are copied; a surviving child is made in its new row from its parent's.
+- One array for all runs: each population's genomes and the state of their fitness side by
+  side (``cells``: for N-Queens a row of n + 4n per genome, the diagonal counters, uint8 up to
+  n = 255) and fitness (runs, mu); each generation's tournaments, swaps, fitness and
+  survivors are some seventy numpy calls for all of them, however many.
+- A child's fitness is its parent's plus the change of its swap, from the few counters the
+  swap touches, not a recount (the problem's ``swaps``: for N-Queens eight diagonal counters,
+  gaqueens.problems.nqueens.swaps), counted per run. Only the survivors' rows are copied; a
+  surviving child is made in its new row from its parent's.
 - Each seed draws from its own Randomness, in its own run's order (gaqueens.ga.draws); a
   window of generations' draws is laid out for all rows at once.
 - The population stays sorted by fitness (survivors best), so the best survivor is row 0: a
@@ -27,7 +30,7 @@ What makes it fast, and what keeps each run its own:
 ``seconds``: each generation's wall time (with the draws it took) is shared evenly among the
 runs it advanced, and the set-up and the end among all; a run's seconds is its share, so a
 batch's seconds add up to its wall time. tests/test_batched.py checks every run against the
-general engine with gaqueens.result.same_run, and the published table's 500 runs.
+general engine (tests/runs.py, same_run), and the published table's 500 runs.
 """
 
 from __future__ import annotations
@@ -37,23 +40,22 @@ from functools import cache
 
 import numpy as np
 
-from gaqueens.board import Conflicts
-from gaqueens.ga.swap_conflicts import RunsFitness
-from gaqueens.ga.draws import Draws, _bases, calls
+from gaqueens import problems
+from gaqueens.ga.draws import Draws, bases, calls
 from gaqueens.ga.history import History
-from gaqueens.ga.operators import Best, NoCrossover, Swap, Tournament, Uniform
 from gaqueens.ga.randomness import Randomness
 from gaqueens.ga.settings import GaSettings
-from gaqueens.result import Result
+from gaqueens.core.result import Result
 
 
 def covers(settings: GaSettings, board: int) -> bool:
     """Whether the settings' runs on this board can take the batched path."""
     return (settings.engine == "numpy" and settings.variation == "each" and board >= 2
-            and type(settings.select) in (Tournament, Uniform)
-            and type(settings.crossover) is NoCrossover
-            and type(settings.mutation) is Swap and settings.mutation.count == 1
-            and type(settings.survivors) is Best and settings.scheme in ("mu+lambda", "mu,lambda"))
+            and problems.get(settings.problem).incremental
+            and settings.select.name in ("tournament", "uniform")
+            and settings.crossover.name == "none"
+            and settings.mutation.name == "swap" and settings.mutation.get("count") == 1
+            and settings.survivors.name == "best" and settings.scheme in ("mu+lambda", "mu,lambda"))
 
 
 class Runs:
@@ -64,10 +66,12 @@ class Runs:
     drops the ended ones when a window of draws ends, having made their results (``settle``)."""
 
     def __init__(self, settings: GaSettings, board: int, seeds: list[int]):
-        self.settings, self.n, self.width = settings, board, 5 * board
+        self.problem = problems.get(settings.problem)
+        self.fitness = self.problem.swaps(board, settings.fitness, len(seeds))
+        self.settings, self.n = settings, board
+        self.width = board + self.fitness.state_width  # a genome and its state, side by side
         self.mu, self.lam = settings.population, settings.children
         self.randomness = [Randomness(seed) for seed in seeds]
-        self.fitness = RunsFitness(board, settings.fitness, len(seeds))
         self.ids = np.arange(len(seeds))  # each row's seed, by its place in ``seeds``
         self.alive = np.ones(len(seeds), dtype=bool)
         self.ended = 0  # rows whose run ended
@@ -75,7 +79,7 @@ class Runs:
         genomes = np.stack([r.numpy.permuted(first, axis=1) for r in self.randomness])
         values, counts = self.fitness.whole(genomes)
         order = np.argsort(values, axis=1, kind="stable")
-        rows = (order + _bases(len(seeds), self.mu)).reshape(-1)
+        rows = (order + bases(len(seeds), self.mu)).reshape(-1)
         cells = np.concatenate((genomes.reshape(-1, board), counts), axis=1)
         self.cells = np.take(cells, rows, axis=0).astype(_small(board))
         self.values = np.take_along_axis(values, order, axis=1)
@@ -108,11 +112,12 @@ class Runs:
         traces = iter(history.traces(places, self.ids[places],
                                      [event[1] for event in self.pending for _ in event[0]]))
         for places, generation, best, best_value, evaluations in self.pending:
-            pairs = best_value if settings.fitness == "pairs" else Conflicts(self.n)(best)
+            pairs = (best_value if settings.fitness == self.problem.measures[0]
+                     else self.problem.conflicts(self.n, best))
             for k, seed in enumerate(self.ids[places].tolist()):
                 self.results[seed] = dict(
                     solved=bool(best_value[k] <= settings.solved_at), conflicts=int(pairs[k]),
-                    evaluations=int(evaluations[k]), solution=best[k], generations=generation,
+                    work=int(evaluations[k]), solution=best[k], generations=generation,
                     trace=next(traces))
         self.pending = []
 
@@ -130,9 +135,10 @@ class Runs:
         self.alive, self.ended = self.alive[keep], 0
 
 
-def run_many(settings: GaSettings, board: int, seeds) -> list[Result]:
+def run_many(settings: GaSettings, board: int, seeds, observe=None) -> list[Result]:
     """The runs of ``seeds`` on an n x n board, together; each result is the one
-    gaqueens.ga.numpy_engine.run gives for its seed (``covers`` must hold)."""
+    gaqueens.ga.general.run gives for its seed (``covers`` must hold). With one seed,
+    ``observe`` sees the best found so far after each generation, as general.run's does."""
     if not covers(settings, board):
         raise ValueError("these settings are not of the batched family: see covers()")
     seeds = list(seeds)
@@ -147,6 +153,10 @@ def run_many(settings: GaSettings, board: int, seeds) -> list[Result]:
     passed = 0.0  # the share of a run running since the start
     clock = time.perf_counter()
     shares += (clock - start) / len(seeds)
+    if observe is not None:
+        if len(seeds) != 1:
+            raise ValueError("observe watches a run of one seed")
+        _observe(observe, runs, generation)
     while True:
         if target is not None:
             done = runs.best_value <= target
@@ -174,6 +184,8 @@ def run_many(settings: GaSettings, board: int, seeds) -> list[Result]:
         step(runs, draws.take(generation))
         generation += 1
         history.record(runs.values, runs.fitness.evaluations)
+        if observe is not None:
+            _observe(observe, runs, generation)
         now = time.perf_counter()
         passed += (now - clock) / (runs.rows() - runs.ended)
         clock = now
@@ -203,8 +215,7 @@ def step(runs: Runs, drawn: tuple[np.ndarray, np.ndarray]) -> None:
     starts = parents * width
     entries = positions + starts  # where the two entries are in ``cells``
     columns = cells.take(entries).astype(np.int64)
-    swaps = runs.fitness.swaps
-    diagonals = swaps.diagonals(entries, columns, n)  # the counters follow the genome
+    diagonals = runs.fitness.touched(entries, columns, n)  # the counters follow the genome
     child_values = runs.fitness.children(values.take(parents), cells.take(diagonals),
                                          diagonals)
     if settings.scheme == "mu,lambda":
@@ -216,7 +227,7 @@ def step(runs: Runs, drawn: tuple[np.ndarray, np.ndarray]) -> None:
         pool = np.concatenate((values, child_values), axis=1)
         sources, children = np.concatenate((_population_rows(count, mu), parents), axis=1), mu
     keep = pool.argsort(axis=1, kind="stable")[:, :mu]
-    kept = keep + _bases(count, pool.shape[1])
+    kept = keep + bases(count, pool.shape[1])
     runs.values = pool.take(kept)
     new = runs.cells.take(sources.take(kept).reshape(-1), axis=0)
     chosen = keep < lam if not children else (keep >= children) & (keep < children + lam)
@@ -229,12 +240,18 @@ def step(runs: Runs, drawn: tuple[np.ndarray, np.ndarray]) -> None:
             ::-1].take(child, axis=1)
         moved = diagonals.reshape(8, -1).take(child, axis=1)
         moved += shift
-        swaps.move(flat, moved)
+        runs.fitness.move(flat, moved)
     runs.cells = new
     improved = runs.values[:, 0] < runs.best_value
     if improved.any():
         runs.best_value = np.minimum(runs.best_value, runs.values[:, 0])
         runs.best[improved] = new[improved.nonzero()[0] * mu, :n]
+
+
+def _observe(observe, runs: Runs, generation: int) -> None:
+    """Shows ``observe`` the one run's best found so far and its population's median."""
+    observe(generation, int(runs.fitness.evaluations[0]), runs.best[0].astype(np.int64),
+            runs.best_value[0], np.median(runs.values[0]))
 
 
 def _small(board: int):
@@ -246,7 +263,7 @@ def _small(board: int):
 def _child_offsets(count: int, lam: int, children: int) -> np.ndarray:
     """Added to a pool index of ``count`` rows' pools, whose children start at ``children``:
     the child's place among all rows' children."""
-    return _bases(count, lam) - children
+    return bases(count, lam) - children
 
 
 @cache

@@ -36,21 +36,21 @@ from functools import partial
 import numpy as np
 from deap import algorithms, base, tools
 
-from gaqueens.board import Conflicts, Fitness
+from gaqueens import problems
 import gaqueens.ga.deap_types as deap_types
 from gaqueens.ga.randomness import Bound
 from gaqueens.ga.settings import GaSettings
-from gaqueens.result import Result
+from gaqueens.core.result import Result
 
 STATISTICS = {"min": np.min, "median": np.median, "max": np.max, "mean": np.mean}
 
 
 class Evaluate:
     """toolbox.evaluate: an individual's fitness as a 1-tuple, through the run's counting
-    Fitness; ``batch`` scores a list of individuals in one numpy call, refusing any that is
+    fitness (gaqueens.problems.Fitness); ``batch`` scores a list of individuals in one numpy call, refusing any that is
     not a permutation of 0..n-1 (an operator that does not keep permutations)."""
 
-    def __init__(self, fitness: Fitness, n: int):
+    def __init__(self, fitness, n: int):
         self.fitness, self.n = fitness, n
 
     def __call__(self, individual) -> tuple:
@@ -76,8 +76,7 @@ def batched_map(function, individuals):
     return list(map(function, individuals))
 
 
-def toolbox(settings: GaSettings, board: int, generator=random,
-            fitness: Fitness | None = None) -> base.Toolbox:
+def toolbox(settings: GaSettings, board: int, generator=random, fitness=None) -> base.Toolbox:
     """A DEAP toolbox of the settings on an n x n board, its functions drawing from
     ``generator`` (the random module: DEAP's own functions as they are)."""
     bind = Bound(generator)
@@ -85,14 +84,15 @@ def toolbox(settings: GaSettings, board: int, generator=random,
     box.register("indices", generator.sample, range(board), board)
     box.register("individual", tools.initIterate, deap_types.Individual, box.indices)
     box.register("population", tools.initRepeat, list, box.individual)
-    box.register("evaluate", Evaluate(fitness or Fitness(board, settings.fitness), board))
+    fitness = fitness or problems.get(settings.problem).fitness(board, settings.fitness)
+    box.register("evaluate", Evaluate(fitness, board))
     box.register("map", batched_map)
     for name, operator in (("select", settings.select), ("mutate", settings.mutation),
                            ("survive", settings.survivors)):
-        function, arguments = operator.deap()
+        function, arguments = operator.function()
         box.register(name, bind(function), **arguments)
     if settings.crossover_rate:
-        function, arguments = settings.crossover.deap()
+        function, arguments = settings.crossover.function()
         box.register("mate", bind(function), **arguments)
     return box
 
@@ -111,10 +111,11 @@ def _evaluate_invalid(individuals, box: base.Toolbox) -> int:
     return len(invalid)
 
 
-def evolve(settings: GaSettings, board: int, generator):
+def evolve(settings: GaSettings, board: int, generator, observe=None):
     """The run's loop (see the module's docstring); returns the final population, the
-    logbook, the hall of fame and the counting fitness."""
-    fitness = Fitness(board, settings.fitness)
+    logbook, the hall of fame and the counting fitness. ``observe``, if given, sees the hall
+    of fame after each generation (gaqueens.ga.replay)."""
+    fitness = problems.get(settings.problem).fitness(board, settings.fitness)
     box = toolbox(settings, board, generator, fitness)
     bind = Bound(generator)
     var_and, var_or = bind(algorithms.varAnd), bind(algorithms.varOr)
@@ -126,6 +127,7 @@ def evolve(settings: GaSettings, board: int, generator):
     nevals = _evaluate_invalid(population, box)
     hall.update(population)
     logbook.record(gen=0, nevals=nevals, **stats.compile(population))
+    _observe(observe, 0, fitness, hall, logbook)
     target, count = settings.target, settings.children
     mutpb = 1.0 if settings.variation == "each" else settings.mutpb
     generation = 0
@@ -147,22 +149,31 @@ def evolve(settings: GaSettings, board: int, generator):
         else:
             population[:] = box.survive(population + offspring, settings.population)
         logbook.record(gen=generation, nevals=nevals, **stats.compile(population))
+        _observe(observe, generation, fitness, hall, logbook)
     return population, logbook, hall, fitness
 
 
-def run(settings: GaSettings, board: int, seed: int) -> Result:
+def _observe(observe, generation: int, fitness, hall, logbook) -> None:
+    if observe is not None:
+        observe(generation, fitness.evaluations, np.array(hall[0], dtype=np.int64),
+                hall[0].fitness.values[0], logbook[-1]["median"])
+
+
+def run(settings: GaSettings, board: int, seed: int, observe=None) -> Result:
     """One run on an n x n board, drawing from random.Random(seed) alone."""
-    _, logbook, hall, fitness = evolve(settings, board, random.Random(seed))
+    _, logbook, hall, fitness = evolve(settings, board, random.Random(seed), observe)
     best = np.array(hall[0], dtype=np.int64)
     value = hall[0].fitness.values[0]
-    pairs = int(value) if settings.fitness == "pairs" else int(Conflicts(board)(best[None])[0])
+    problem = problems.get(settings.problem)
+    conflicts = (int(value) if settings.fitness == problem.measures[0]
+                 else int(problem.conflicts(board, best[None])[0]))
     columns = logbook.select("gen", "nevals", *STATISTICS)
     table = np.array(columns, dtype=float).T
     trace = np.column_stack((table[:, 0], np.cumsum(table[:, 1]), table[:, 2:]))
     return Result(
         solved=bool(value <= settings.solved_at),
-        conflicts=pairs,
-        evaluations=fitness.evaluations,
+        conflicts=conflicts,
+        work=fitness.evaluations,
         solution=best,
         generations=len(logbook) - 1,
         trace=trace,

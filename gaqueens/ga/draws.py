@@ -2,7 +2,7 @@
 Randomness, exactly as its own run on the general engine would take them, laid out beside the
 other seeds' a window of generations at a time.
 
-A generation of the general engine (gaqueens.ga.numpy_engine, variation each, a built-in
+A generation of the general engine (gaqueens.ga.general, variation each, a built-in
 selection and Swap(1)) makes the numpy calls of ``calls`` in that order; Randomness serves each
 (low, high, size) from blocks drawn for 16, 32, ... up to 256 calls. ``Draws.draw`` takes each
 seed's next ``chunk`` generations of each call at once (Randomness.ahead), so that each block is
@@ -18,7 +18,6 @@ from functools import cache
 
 import numpy as np
 
-from gaqueens.ga.operators import Tournament
 from gaqueens.ga.randomness import Randomness
 from gaqueens.ga.settings import GaSettings
 
@@ -27,7 +26,7 @@ def calls(settings: GaSettings, board: int) -> list[tuple]:
     """The general engine's numpy draws in one generation, in order, as (low, high, size): the
     parents' selection, then the swap's two positions."""
     mu, lam = settings.population, settings.children
-    select = ((0, mu, (lam, settings.select.size)) if isinstance(settings.select, Tournament)
+    select = ((0, mu, (lam, settings.select.get("size"))) if settings.select.name == "tournament"
               else (0, mu, lam))
     return [select, (0, board, lam), (0, board - 1, lam)]
 
@@ -89,7 +88,7 @@ class Draws:
             columns.append(np.stack([blocks[p][window, use] for p in places], axis=1))
         first, second = columns[-2][..., 0], columns[-1][..., 0]  # (window, rows, lambda)
         second += second >= first
-        self.entrants = columns[0] + _bases(len(seeds), mu)[None, :, :, None]
+        self.entrants = columns[0] + bases(len(seeds), mu)[None, :, :, None]
         self.positions = np.stack((first, second), axis=1)  # (window, 2, rows, lambda)
 
     def take(self, generation: int) -> tuple[np.ndarray, np.ndarray]:
@@ -97,6 +96,6 @@ class Draws:
 
 
 @cache
-def _bases(count: int, mu: int) -> np.ndarray:
+def bases(count: int, mu: int) -> np.ndarray:
     """The first row of each of ``count`` seeds' populations, as a column."""
     return mu * np.arange(count)[:, None]

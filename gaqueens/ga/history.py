@@ -1,6 +1,6 @@
 """The batched GA's traces (gaqueens.ga.batched): each run's population fitness and
 evaluations per generation, kept for all runs in one buffer and made into the trace rows of
-gaqueens.ga.numpy_engine.trace (TRACE_COLUMNS of gaqueens.result)."""
+gaqueens.ga.general.trace (TRACE_COLUMNS of gaqueens.core.result)."""
 
 from __future__ import annotations
 

@@ -1,151 +1,133 @@
-"""The GA's operators, by the names experiment files give them.
+"""The GA's operators: each a plain function written DEAP's way, under the name experiment files
+give it, registered where it is defined.
 
-Each operator is a small frozen value, checked when it is built, with two faces:
+The kinds: ``select`` picks each child's parent and ``survivors`` the next population from
+the pool (``function(individuals, k, **parameters)``, k of them); ``crossover`` works on a
+pair (``function(first, second, **parameters)``, both changed in place and returned in a
+tuple), ``mutation`` on one (``function(individual, **parameters)``, changed in place and
+returned in a 1-tuple). A function draws from the module ``random``, which a run binds to its
+own generator (gaqueens.ga.randomness).
 
-- ``deap()`` gives (function, keyword arguments) to register in a DEAP toolbox: DEAP's own
-  function, or one written DEAP's way (a selection takes individuals and k; a crossover two
-  individuals, a mutation one, changed in place and returned in a tuple), drawing from the
-  module ``random``, which a run binds to its own generator (gaqueens.ga.randomness).
-  ``engine: deap`` runs these.
-- On ``engine: numpy``, a population is a 2-D array with a genome per row. Tournament,
-  Uniform and Swap have batched numpy versions (DEAP's per-individual ones would cost more
-  than the batched fitness itself); every other operator is its DEAP face applied row by row
-  (``select_rows``, ``cross_pair``, ``mutate_rows``).
+That function is the operator's one face, and both engines use it: engine: deap registers it
+in its toolbox; engine: numpy applies it to a row of its array of genomes at a time
+(gaqueens.ga.rows), but for tournament, uniform and swap, whose laws it draws in one numpy
+call for the whole generation.
 
-The kinds: ``select`` picks each child's parent, ``survivors`` picks the next population from
-the pool (``best`` is the truncation of the published GA), ``crossover`` works on a pair,
-``mutation`` on one genome. A genome must stay a permutation of 0..N-1: what an operator that
-is not built in returns is checked before it is used.
+The built-in names (BUILTINS, per kind): a function of gaqueens' own (``@operator``), or one
+of DEAP's under a name of gaqueens' (``deap_builtin``), each with its parameters, their
+ranges and defaults; a file gives a built-in's one parameter as ``{tournament: 3}``, or any
+number of them as ``{name: {parameter: value, ...}}``. Besides: any function of deap.tools
+by its name, ``{deap: NAME, ...arguments}``, and a user's own, ``{function:
+"package.module:name", ...arguments}``, their arguments checked against the function's
+signature (and a DEAP name against the kind's prefix: sel, cx, mut) when the file loads. A
+genome must stay a permutation of 0..N-1: what an operator that is not built in returns is
+checked before it is used.
 """
 
 from __future__ import annotations
 
-import importlib
+import difflib
+import inspect
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
-import numpy as np
 from deap import tools
 
-import gaqueens.ga.deap_types as deap_types
-from gaqueens.ga.randomness import Randomness
-from gaqueens.ranges import Number, Whole, check, setting
+from gaqueens.core.algorithms import imported
+from gaqueens.core.ranges import Number, Whole
+from gaqueens.core.registry import Registry, Unknown
 
-
-class Operator:
-    """What every operator has: ``deap()``, its function and keyword arguments for a DEAP
-    toolbox."""
-
-    def deap(self) -> tuple:
-        raise NotImplementedError
-
-
-# ---- selections: parents, or survivors from the pool -----------------------------------------
+KINDS = ("select", "survivors", "crossover", "mutation")
+DEAP_PREFIX = {"select": "sel", "survivors": "sel", "crossover": "cx", "mutation": "mut"}
+POSITIONAL = {"select": 2, "survivors": 2, "crossover": 2, "mutation": 1}  # individuals, k
+NAMED = ("deap", "function")  # the operators given by a name of DEAP's or an import path
 
 
 @dataclass(frozen=True)
-class Tournament(Operator):
-    """Each pick is the best of ``size`` individuals drawn uniformly with replacement; on a
-    tie the first drawn wins, as in DEAP's tools.selTournament. size 1 to 1,000; 2 is published."""
+class Parameter:
+    """A built-in's parameter: its name in files, the function's keyword for it, its allowed
+    values and its default."""
 
-    size: int = setting(2, Whole(1, 1000))
-
-    def __post_init__(self):
-        check(self)
-
-    def indices(self, values: np.ndarray, count: int, randomness: Randomness) -> np.ndarray:
-        drawn = randomness.integers(0, len(values), (count, self.size))
-        return drawn[_range(count), values[drawn].argmin(axis=1)]
-
-    def deap(self):
-        return tools.selTournament, {"tournsize": self.size}
+    name: str
+    keyword: str
+    allowed: object
+    default: object
 
 
 @dataclass(frozen=True)
-class Uniform(Operator):
-    """Picks drawn uniformly with replacement, fitness ignored: DEAP's tools.selRandom."""
+class Builtin:
+    """A built-in operator: its kind and name, its function (None for the crossover ``none``),
+    its parameters, and what it does with the ranges of its parameters (``doc``)."""
 
-    def indices(self, values: np.ndarray, count: int, randomness: Randomness) -> np.ndarray:
-        return randomness.integers(0, len(values), count)
+    kind: str
+    name: str
+    function: object
+    parameters: tuple[Parameter, ...] = ()
+    doc: str = ""
 
-    def deap(self):
-        return tools.selRandom, {}
-
-
-@dataclass(frozen=True)
-class Best(Operator):
-    """Survivors only: the best of the pool, ties in the pool's order (see the GA's ``ties``):
-    the published truncation, and DEAP's tools.selBest, which sorts stably."""
-
-    def deap(self):
-        return tools.selBest, {}
+    def parameter(self, name: str) -> Parameter:
+        return next(p for p in self.parameters if p.name == name)
 
 
-# ---- crossovers: a pair of genomes ------------------------------------------------------------
+BUILTINS = {kind: Registry(f"built-in {kind}") for kind in KINDS}
 
 
-@dataclass(frozen=True)
-class NoCrossover(Operator):
-    """Children are copies of their parents until mutated (the published setting)."""
+def operator(kinds: tuple[str, ...], name: str, **allowed):
+    """A decorator registering a function of gaqueens' own as the built-in ``name`` of
+    ``kinds``; its keyword parameters are the operator's, each with its allowed values from
+    ``allowed``."""
+    def register(function):
+        signature = inspect.signature(function)
+        parameters = tuple(Parameter(key, key, allowed.get(key), value.default)
+                           for key, value in list(signature.parameters.items())[1:])
+        for kind in kinds:
+            BUILTINS[kind].register(name, Builtin(kind, name, function, parameters,
+                                                  inspect.getdoc(function) or ""),
+                                    place=f"{function.__module__}.{function.__name__}")
+        return function
 
-    def deap(self):
-        raise ValueError("no crossover has no DEAP function")
-
-
-@dataclass(frozen=True)
-class Pmx(Operator):
-    """Partially matched crossover (Goldberg and Lingle 1985): DEAP's tools.cxPartialyMatched."""
-
-    def deap(self):
-        return tools.cxPartialyMatched, {}
-
-
-@dataclass(frozen=True)
-class Ordered(Operator):
-    """Ordered crossover (Davis 1985): DEAP's tools.cxOrdered."""
-
-    def deap(self):
-        return tools.cxOrdered, {}
+    return register
 
 
-# ---- mutations: one genome --------------------------------------------------------------------
+def deap_builtin(kinds: tuple[str, ...], name: str, function, doc: str, **parameters) -> None:
+    """Registers DEAP's ``function`` as the built-in ``name`` of ``kinds``, doing what ``doc``
+    says; ``parameters`` map each parameter's name in files to (the function's keyword, allowed
+    values, default)."""
+    made = tuple(Parameter(key, *spec) for key, spec in parameters.items())
+    for kind in kinds:
+        BUILTINS[kind].register(name, Builtin(kind, name, function, made, doc),
+                                place=f"gaqueens.ga.operators ({function.__name__})")
 
 
-@dataclass(frozen=True)
-class Swap(Operator):
-    """Swaps the entries of two distinct positions, drawn uniformly, ``count`` times in each
-    child; count 1 to 1,000, and 1 is the published mutation. Two queens trade columns, so the
-    genome stays a permutation. A genome of one entry has nothing to swap."""
+# ---- the built-ins ----------------------------------------------------------------------------
 
-    count: int = setting(1, Whole(1, 1000))
-
-    def __post_init__(self):
-        check(self)
-
-    def __call__(self, children: np.ndarray, randomness: Randomness) -> None:
-        """Every row of ``children`` in place (a C-contiguous array, as the engine makes)."""
-        if not children.flags.c_contiguous:
-            raise ValueError("Swap works on a C-contiguous array of genomes, as the GA makes")
-        k, n = children.shape
-        if n < 2:
-            return
-        starts = _row_starts(k, n)
-        flat = children.reshape(-1)  # a view, as the array is contiguous
-        for _ in range(self.count):
-            i = randomness.integers(0, n, k)
-            j = randomness.integers(0, n - 1, k)
-            first, second = starts + i, starts + j + (j >= i)  # j: a position other than i
-            flat[first], flat[second] = flat[second], flat[first]
-
-    def deap(self):
-        return swap_positions, {"count": self.count}
+deap_builtin(("survivors",), "best", tools.selBest,
+             "The best of the pool, ties in the pool's order (the published truncation): DEAP's "
+             "selBest, a stable sort.")
+deap_builtin(("select", "survivors"), "tournament", tools.selTournament, """\
+size  each pick the best of this many individuals drawn uniformly with replacement, the
+      first drawn on a tie: DEAP's selTournament (tournsize); 1 to 1,000 (2, published)""",
+             size=("tournsize", Whole(1, 1000), 2))
+deap_builtin(("select", "survivors"), "uniform", tools.selRandom,
+             "Picks drawn uniformly with replacement, fitness ignored: DEAP's selRandom.")
+BUILTINS["crossover"].register("none", Builtin("crossover", "none", None, (),
+                                               "No crossover: children are copies of their "
+                                               "parents until mutated (published)."),
+                               place="gaqueens.ga.operators (no crossover)")
+deap_builtin(("crossover",), "pmx", tools.cxPartialyMatched,
+             "Partially matched crossover (Goldberg and Lingle 1985): DEAP's cxPartialyMatched.")
+deap_builtin(("crossover",), "ordered", tools.cxOrdered,
+             "Ordered crossover (Davis 1985): DEAP's cxOrdered.")
 
 
-def swap_positions(individual, count: int = 1):
-    """Swap written DEAP's way, for engine: deap: ``count`` times, two distinct positions drawn
-    by random.sample swap their entries; the individual is changed in place and returned in a
-    tuple."""
+@operator(("mutation",), "swap", count=Whole(1, 1000))
+def swap(individual, count=1):
+    """Swaps the entries of two distinct positions, drawn uniformly, ``count`` times: two queens
+    trade columns, so the genome stays a permutation; a genome of one entry has nothing to
+    swap. Changed in place and returned in a tuple.
+
+    count  swaps per child, 1 to 1,000 (1, published)"""
     if len(individual) >= 2:
         for _ in range(count):
             i, j = random.sample(range(len(individual)), 2)
@@ -153,132 +135,135 @@ def swap_positions(individual, count: int = 1):
     return (individual,)
 
 
-@dataclass(frozen=True)
-class Shuffle(Operator):
-    """DEAP's tools.mutShuffleIndexes: each position is swapped with another, drawn uniformly,
-    with probability ``indpb`` (above 0, at most 1; 0.05 by default)."""
-
-    indpb: float = setting(0.05, Number(0, 1, open_minimum=True))
-
-    def __post_init__(self):
-        check(self)
-
-    def deap(self):
-        return tools.mutShuffleIndexes, {"indpb": self.indpb}
+deap_builtin(("mutation",), "shuffle", tools.mutShuffleIndexes, """\
+indpb  each position is swapped with another, drawn uniformly, with this probability: DEAP's
+       mutShuffleIndexes; a number above 0 to 1 (0.05)""",
+             indpb=("indpb", Number(0, 1, open_minimum=True), 0.05))
 
 
-# ---- any DEAP operator, or a user's own, by name ----------------------------------------------
+# ---- the operator a file names ----------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class DeapOperator(Operator):
-    """One of DEAP's own operators (a function of deap.tools) by its name, with its keyword
-    arguments as (name, value) pairs: ``{deap: mutShuffleIndexes, indpb: 0.05}``. The names and
-    arguments are checked against the function's signature when an experiment file is read
-    (gaqueens.registry)."""
+class Operator:
+    """An operator as an experiment file names it: its kind, its name (a built-in's, or
+    "deap" or "function"), its arguments as sorted (parameter, value) pairs (a built-in's
+    parameters that a file leaves out take their defaults), and for deap and function the
+    name in deap.tools or the import path."""
 
+    kind: str
     name: str
     arguments: tuple = ()
+    target: str | None = field(default=None)
 
-    def deap(self):
-        return getattr(tools, self.name), dict(self.arguments)
+    @property
+    def built_in(self) -> bool:
+        """Whether gaqueens defined it (so it keeps permutations by construction)."""
+        return self.name not in NAMED
 
+    def get(self, parameter: str):
+        """The value of a built-in's parameter: given, or its default."""
+        given = dict(self.arguments)
+        if parameter in given:
+            return given[parameter]
+        return BUILTINS[self.kind][self.name].parameter(parameter).default
 
-@dataclass(frozen=True)
-class FunctionOperator(Operator):
-    """A user's own operator, written DEAP's way, by its import path
-    ``package.module:function``, with its keyword arguments as (name, value) pairs. Workers
-    import it by that path, so it must be importable where the runs execute."""
-
-    path: str
-    arguments: tuple = ()
-
-    def deap(self):
-        return imported(self.path), dict(self.arguments)
-
-
-@cache
-def imported(path: str):
-    """The object at the import path ``package.module:name``."""
-    module, _, name = path.partition(":")
-    target = importlib.import_module(module)
-    for part in name.split("."):
-        target = getattr(target, part)
-    return target
+    def function(self) -> tuple[object, dict]:
+        """The DEAP-style function and its keyword arguments; (None, {}) for no crossover."""
+        if self.name == "deap":
+            return getattr(tools, self.target), dict(self.arguments)
+        if self.name == "function":
+            return imported(self.target), dict(self.arguments)
+        builtin = BUILTINS[self.kind][self.name]
+        return builtin.function, {p.keyword: self.get(p.name) for p in builtin.parameters}
 
 
-# ---- operators on arrays of genomes: the numpy engine's side ------------------------------------
+def make(kind: str, name: str, **arguments) -> Operator:
+    """The built-in ``name`` of ``kind`` with these arguments, each checked, and the others at
+    their defaults (so that two operators that work alike are equal): ValueError naming a
+    parameter it does not have or a value outside its range."""
+    builtin = BUILTINS[kind].find(name)
+    names = [p.name for p in builtin.parameters]
+    for key, value in arguments.items():
+        if key not in names:
+            raise ValueError(f"{kind} {name} has no parameter {key!r}; it has "
+                             f"{', '.join(names) or 'none'}")
+        rule = builtin.parameter(key).allowed
+        if rule is not None and not rule.accepts(value):
+            raise ValueError(f"{kind} {name}'s {key} must be {rule.expected}, got {value!r}")
+    values = {p.name: arguments.get(p.name, p.default) for p in builtin.parameters}
+    return Operator(kind, name, tuple(sorted(values.items())))
 
 
-class _Ranked:
-    """An individual as DEAP's selections see it: a fitness to compare and the row it stands for."""
+def deap_operator(kind: str, name, arguments: dict) -> Operator:
+    """DEAP's deap.tools function ``name`` as an operator of ``kind``, its arguments checked."""
+    prefix = DEAP_PREFIX[kind]
+    known = sorted(n for n in dir(tools) if n.startswith(prefix) and callable(getattr(tools, n)))
+    if name not in known:
+        close = difflib.get_close_matches(str(name), known, n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise Unknown(f"names no {kind} function of deap.tools{hint}; {len(known)} start "
+                      f"with {prefix}, e.g. {', '.join(known[:4])}")
+    _check_arguments(kind, getattr(tools, name), arguments, f"DEAP's {name}")
+    return Operator(kind, "deap", tuple(sorted(arguments.items())), name)
+
+
+def function_operator(kind: str, path, arguments: dict) -> Operator:
+    """A user's function at ``package.module:name`` as an operator of ``kind``."""
+    if not isinstance(path, str) or ":" not in path:
+        raise Unknown(f"must be an import path package.module:function, got {path!r}")
+    try:
+        function = imported(path)
+    except Exception as error:
+        raise Unknown(f"cannot import {path} ({type(error).__name__}: {error})") from None
+    if not callable(function):
+        raise Unknown(f"{path} is not a function")
+    _check_arguments(kind, function, arguments, path)
+    return Operator(kind, "function", tuple(sorted(arguments.items())), path)
+
+
+def _check_arguments(kind: str, function, arguments: dict, name: str) -> None:
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):
+        return  # a builtin without a signature: its own call will say what is wrong
+    try:
+        signature.bind(*[None] * POSITIONAL[kind], **arguments)
+    except TypeError as error:
+        raise Unknown(f"does not fit {name}{signature}: {error}") from None
+
+
+# ---- trying an operator out when a file loads --------------------------------------------------
+
+
+class Ranked:
+    """An individual as a selection sees it: a fitness to compare and the row it stands for."""
 
     __slots__ = ("fitness", "row")
 
     def __init__(self, value, row: int):
+        from gaqueens.ga import deap_types
+
         self.fitness = deap_types.Fitness((value,))
         self.row = row
 
 
-def select_rows(operator: Operator, values: np.ndarray, count: int,
-                randomness: Randomness) -> np.ndarray:
-    """``count`` rows picked by a selection from individuals of fitness ``values``."""
-    if hasattr(operator, "indices"):
-        return operator.indices(values, count, randomness)
-    function, arguments = operator.deap()
-    individuals = [_Ranked(value, row) for row, value in enumerate(values.tolist())]
-    chosen = randomness.deap(function)(individuals, count, **arguments)
-    return np.fromiter((individual.row for individual in chosen), dtype=np.int64, count=count)
-
-
-def cross_pair(operator: Operator, genomes: np.ndarray, first: int, second: int,
-               randomness: Randomness, partner: np.ndarray | None = None) -> None:
-    """Crosses rows ``first`` and ``second`` of ``genomes`` over, in place; with ``partner``,
-    row ``first`` with that genome, keeping only the first child (as DEAP's varOr does)."""
-    function, arguments = operator.deap()
-    one = genomes[first].tolist()
-    two = (genomes[second] if partner is None else partner).tolist()
-    one, two = randomness.deap(function)(one, two, **arguments)
-    _write(genomes, first, one, operator)
-    if partner is None:
-        _write(genomes, second, two, operator)
-
-
-def mutate_rows(operator: Operator, genomes: np.ndarray, randomness: Randomness) -> None:
-    """Mutates every row of ``genomes`` in place."""
-    if isinstance(operator, Swap):
-        operator(genomes, randomness)
-        return
-    function, arguments = operator.deap()
-    mutate = randomness.deap(function)
-    for i, row in enumerate(genomes):
-        _write(genomes, i, mutate(row.tolist(), **arguments)[0], operator)
-
-
-def _write(genomes: np.ndarray, row: int, genome, operator: Operator) -> None:
-    """Writes a genome an operator returned into its row, refusing one that is not a
-    permutation of 0..N-1 when the operator is not built in."""
-    n = genomes.shape[1]
-    if not built_in(operator) and (len(genome) != n or sorted(genome) != list(range(n))):
-        raise ValueError(f"{operator} returned a genome that is not a permutation of 0..{n - 1}")
-    genomes[row] = genome
-
-
-def try_out(kind: str, operator: Operator, size: int = 8) -> str | None:
-    """What goes wrong when an operator of ``kind`` (select, survivors, crossover, mutation) is
-    applied once, DEAP's way, to permutations of 0..size-1 with a fixed generator, or None: a
-    wrong argument, or a genome that is no longer a permutation, found when a file loads."""
+def try_out(operator: Operator, size: int = 8) -> str | None:
+    """What goes wrong when the operator is applied once, DEAP's way, to permutations of
+    0..size-1 with a fixed generator, or None: a wrong argument, or a genome that is no
+    longer a permutation, found when a file loads."""
     from gaqueens.ga.randomness import Bound
 
     generator = random.Random(0)
-    function, arguments = operator.deap()
+    function, arguments = operator.function()
     function = Bound(generator)(function)
     genomes = [generator.sample(range(size), size) for _ in range(2)]
+    kind = operator.kind
     try:
         if kind in ("select", "survivors"):
-            individuals = [_Ranked(value, row) for row, value in enumerate([3, 1, 4, 1, 5, 9, 2, 6])]
+            individuals = [Ranked(value, row) for row, value in enumerate([3, 1, 4, 1, 5, 9, 2, 6])]
             chosen = function(individuals, 4, **arguments)
-            if len(chosen) != 4 or any(not isinstance(c, _Ranked) for c in chosen):
+            if len(chosen) != 4 or any(not isinstance(c, Ranked) for c in chosen):
                 return "does not return k of the individuals it is given"
             return None
         out = function(*genomes[:2 if kind == "crossover" else 1], **arguments)
@@ -291,25 +276,9 @@ def try_out(kind: str, operator: Operator, size: int = 8) -> str | None:
     return None
 
 
-def built_in(operator: Operator) -> bool:
-    """Whether gaqueens wrote the operator (so it keeps permutations by construction)."""
-    return not isinstance(operator, (DeapOperator, FunctionOperator))
-
-
 @cache
-def _range(count: int) -> np.ndarray:
-    return np.arange(count)
-
-
-@cache
-def _row_starts(rows: int, length: int) -> np.ndarray:
-    """Where each row of a (rows, length) array starts in the flat array."""
-    return np.arange(0, rows * length, length)
-
-
-# ---- the built-in names: YAML name -> operator class -------------------------------------------
-
-SELECT = {"tournament": Tournament, "uniform": Uniform}
-SURVIVORS = {"best": Best, **SELECT}
-CROSSOVER = {"none": NoCrossover, "pmx": Pmx, "ordered": Ordered}
-MUTATION = {"swap": Swap, "shuffle": Shuffle}
+def published(kind: str) -> Operator:
+    """The published GA's operator of each kind: tournaments of 2, no crossover, one swap,
+    the best survive."""
+    return {"select": make("select", "tournament", size=2), "crossover": make("crossover", "none"),
+            "mutation": make("mutation", "swap", count=1), "survivors": make("survivors", "best")}[kind]

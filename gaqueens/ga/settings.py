@@ -6,12 +6,10 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from gaqueens.board import FITNESSES
-from gaqueens.ga.operators import (
-    CROSSOVER, MUTATION, SELECT, SURVIVORS, Best, DeapOperator, FunctionOperator, NoCrossover,
-    Operator, Swap, Tournament,
-)
-from gaqueens.ranges import Number, OneOf, Whole, check, setting
+from gaqueens import problems
+from gaqueens.core.ranges import Number, OneOf, Text, Whole, check, setting
+from gaqueens.core.registry import Unknown
+from gaqueens.ga.operators import Operator, published
 
 ENGINES = ("numpy", "deap")
 SCHEMES = ("mu+lambda", "mu,lambda", "simple")
@@ -24,7 +22,7 @@ UNIT = "evaluations"
 class GaSettings:
     """The GA's settings; the defaults are the published ones. With DEAP's counterparts:
 
-    engine       "numpy": the batched engine (gaqueens.ga.numpy_engine); "deap": the run made
+    engine       "numpy": the batched engine (gaqueens.ga.general); "deap": the run made
                  of DEAP's own objects (gaqueens.ga.deap_engine); the same settings on either
     population   mu, the individuals that survive each generation, 1 to 100,000 (20)
     offspring    lambda, the children made each generation, 1 to 100,000 (20); mu,lambda needs
@@ -43,18 +41,24 @@ class GaSettings:
                  is a crossover
     mutpb        the mutation's probability for variation and/or, a number from 0 to 1 (0.2);
                  with or, cxpb + mutpb is at most 1
-    select       how each child's parent is picked: Tournament(2), Uniform() or any DEAP or
-                 user selection; variation or picks parents itself
-    crossover    NoCrossover(), Pmx(), Ordered(), or any DEAP or user crossover
-    mutation     Swap(1): two positions swapped per child; Shuffle(indpb), or any DEAP or user
-                 mutation
-    survivors    how the next population is picked from the pool: Best() (the truncation),
-                 or any selection, as eaMuPlusLambda applies toolbox.select to the pool
+    select       how each child's parent is picked: an Operator of kind select
+                 (gaqueens.ga.operators): tournament of size 2 (published), uniform, or any
+                 DEAP or user selection; variation or picks parents itself
+    crossover    none (published), pmx, ordered, or any DEAP or user crossover
+    mutation     swap with count 1: two positions swapped per child (published); shuffle
+                 (indpb), or any DEAP or user mutation
+    survivors    how the next population is picked from the pool: best (the truncation,
+                 published), or any selection, as eaMuPlusLambda applies toolbox.select to
+                 the pool
     ties         the pool's order, which decides ties among equal survivors: "offspring-first"
                  (children before parents, so the population drifts across plateaus) or
                  "parents-first" (eaMuPlusLambda's population + offspring); mu+lambda only
-    fitness      "pairs": attacking pairs (published); "excess": queens beyond the first on
-                 each diagonal, the fitness of DEAP's own N-Queens example
+    problem      the problem the runs solve (gaqueens.problems): "nqueens" (N-Queens, the
+                 default), an installed plug-in's name, or an import path
+    fitness      the measure the GA minimises, one of the problem's measures; by default its
+                 first, its conflicts. N-Queens: "pairs", attacking pairs (published), or
+                 "excess", queens beyond the first on each diagonal, the fitness of DEAP's
+                 own N-Queens example
     target       stop when the best found has at most this fitness, >= 0 (0); None (none in a
                  file) runs every generation, as DEAP's algorithms do
     generations  stop after this many generations, 0 to 10^9 (50,000)
@@ -69,24 +73,39 @@ class GaSettings:
     variation: str = setting("each", OneOf(VARIATIONS))
     cxpb: float = setting(0.5, Number(0, 1))
     mutpb: float = setting(0.2, Number(0, 1))
-    select: Operator = field(default_factory=Tournament, metadata={"registry": SELECT})
-    crossover: Operator = field(default_factory=NoCrossover, metadata={"registry": CROSSOVER})
-    mutation: Operator = field(default_factory=Swap, metadata={"registry": MUTATION})
-    survivors: Operator = field(default_factory=Best, metadata={"registry": SURVIVORS})
+    select: Operator = field(default_factory=lambda: published("select"),
+                             metadata={"operator": "select"})
+    crossover: Operator = field(default_factory=lambda: published("crossover"),
+                                metadata={"operator": "crossover"})
+    mutation: Operator = field(default_factory=lambda: published("mutation"),
+                               metadata={"operator": "mutation"})
+    survivors: Operator = field(default_factory=lambda: published("survivors"),
+                                metadata={"operator": "survivors"})
     ties: str = setting("offspring-first", OneOf(TIES))
-    fitness: str = setting("pairs", OneOf(FITNESSES))
+    problem: str = setting(problems.DEFAULT, Text(r"[A-Za-z_][\w.:-]*", "a problem's name or "
+                                                  "import path, e.g. nqueens"))
+    fitness: str | None = setting(None, Text(r"[A-Za-z_][\w-]*", "a fitness measure's name, "
+                                             "e.g. pairs", or_none=True))
     target: int | None = setting(0, Whole(0, or_none=True))
     generations: int = setting(50_000, Whole(0, 1_000_000_000))
 
     def __post_init__(self):
         check(self)
+        try:
+            measures = problems.get(self.problem).measures
+        except Unknown as error:
+            raise ValueError(f"problem {self.problem!r} {error}") from None
+        if self.fitness is None:
+            object.__setattr__(self, "fitness", measures[0])  # the problem's conflicts
+        if self.fitness not in measures:
+            raise ValueError(f"fitness must be one of {', '.join(measures)} (the measures of "
+                             f"{self.problem}), got {self.fitness!r}")
         for each in dataclasses.fields(self):
-            registry = each.metadata.get("registry")
+            kind = each.metadata.get("operator")
             value = getattr(self, each.name)
-            if registry and not isinstance(value, (*registry.values(), DeapOperator,
-                                                   FunctionOperator)):
-                raise ValueError(f"{each.name} must be one of {', '.join(registry)}, a DEAP "
-                                 f"operator or a function, got {value!r}")
+            if kind and not (isinstance(value, Operator) and value.kind == kind):
+                raise ValueError(f"{each.name} must be an operator of kind {kind} "
+                                 f"(gaqueens.ga.operators), got {value!r}")
         for name, reason in not_applicable(self).items():
             if getattr(self, name) != default(name):
                 raise ValueError(f"{name} does not apply: {reason}")
@@ -102,12 +121,12 @@ class GaSettings:
     @property
     def crossover_rate(self) -> float:
         """The probability of a crossover: cxpb, or 0 without a crossover."""
-        return 0.0 if isinstance(self.crossover, NoCrossover) else self.cxpb
+        return 0.0 if self.crossover.name == "none" else self.cxpb
 
     @property
     def sorted(self) -> bool:
         """Whether the population is kept sorted by fitness: truncation survivors."""
-        return self.scheme != "simple" and isinstance(self.survivors, Best)
+        return self.scheme != "simple" and self.survivors.name == "best"
 
     @property
     def solved_at(self) -> int:
@@ -140,7 +159,7 @@ def not_applicable(settings) -> dict[str, str]:
         out["select"] = "variation or picks its parents uniformly, as DEAP's varOr"
     if variation == "each":
         out["mutpb"] = "variation each mutates every child"
-    if isinstance(get("crossover"), NoCrossover):
+    if get("crossover").name == "none":
         out["cxpb"] = "there is no crossover"
     return out
 
@@ -157,7 +176,7 @@ def combination_problem(settings) -> tuple[str, str] | None:
     if get("scheme") == "mu,lambda" and get("offspring") < get("population"):
         return "offspring", (f"must be at least population ({get('population')}) with scheme "
                              f"mu,lambda, got {get('offspring')}")
-    cxpb = 0 if isinstance(get("crossover"), NoCrossover) else get("cxpb")
+    cxpb = 0 if get("crossover").name == "none" else get("cxpb")
     if get("variation") == "or" and cxpb + get("mutpb") > 1:
         return "mutpb", (f"must be at most 1 - cxpb ({1 - cxpb:g}) with variation or, got "
                          f"{get('mutpb')}")

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from gaqueens.reports import stats
-from gaqueens.reports.tables import markdown, number
+from gaqueens.reports.tables import in_parallel, markdown, number
 
 COLUMNS = ("board", "algorithm", "reference", "unit", "median_ratio", "ci_low", "ci_high",
            "p_value", "p_holm", "verdict")
@@ -28,7 +28,7 @@ def comparisons(runs: pd.DataFrame) -> pd.DataFrame:
     order), on the boards both ran, with COLUMNS."""
     names = list(dict.fromkeys(runs["algorithm"]))
     first = names[0]
-    rows, shares = [], []
+    pairs = []
     for board, group in runs.groupby("board", sort=True):
         reference = group[group["algorithm"] == first]
         if reference.empty:
@@ -38,13 +38,13 @@ def comparisons(runs: pd.DataFrame) -> pd.DataFrame:
             if other.empty:
                 continue
             unit = _unit(other["unit"].iloc[0], reference["unit"].iloc[0])
-            column = "seconds" if unit == "seconds" else "evaluations"
-            theirs, ours = _work(other, column), _work(reference, column)
-            rng = np.random.default_rng(0)  # the same table from the same runs
-            ratio, low, high = stats.median_ratio(theirs, ours, rng)
-            p, share = stats.mann_whitney(theirs, ours)
-            rows.append(dict(zip(COLUMNS, (board, name, first, unit, ratio, low, high, p))))
-            shares.append(share)
+            column = "seconds" if unit == "seconds" else "work"
+            pairs.append(((board, name, first, unit), _work(other, column),
+                          _work(reference, column)))
+    tested = in_parallel(_compared, [(theirs, ours) for _, theirs, ours in pairs], len(runs))
+    rows = [dict(zip(COLUMNS, (*key, ratio, low, high, p)))
+            for (key, _, _), (ratio, low, high, p, _) in zip(pairs, tested)]
+    shares = [share for *_, share in tested]
     frame = pd.DataFrame(rows, columns=COLUMNS)
     frame["p_holm"] = stats.holm(frame["p_value"])
     frame["verdict"] = [
@@ -52,6 +52,15 @@ def comparisons(runs: pd.DataFrame) -> pd.DataFrame:
         for p, share in zip(frame["p_holm"], shares)
     ]
     return frame
+
+
+def _compared(theirs: np.ndarray, ours: np.ndarray) -> tuple:
+    """The ratio of the medians with its interval, and the Mann-Whitney test: (ratio, low,
+    high, p, share), from a generator seeded 0 for each pair (the same table from the same
+    runs, however the pairs are shared among processes)."""
+    ratio, low, high = stats.median_ratio(theirs, ours, np.random.default_rng(0))
+    p, share = stats.mann_whitney(theirs, ours)
+    return ratio, low, high, p, share
 
 
 def _unit(unit: str, reference: str) -> str:

@@ -25,13 +25,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from gaqueens.checks import own_best
+from gaqueens.ga import UNIT
+from gaqueens.runtime.claims import Claims, own_best
 from gaqueens.reports import runtimes
-from gaqueens.result import TRACE_COLUMNS
-from gaqueens.store import unpack
+from gaqueens.core.result import TRACE_COLUMNS
+from gaqueens.runtime.store import unpack
 
 QUARTILES = (0.25, 0.5, 0.75)
-BLOCK = 2**20  # values of the sorted columns rebuilt at once for the quartiles (8 MB)
+CHUNK = 256  # runs of a group held at a time before they are folded into its counts
 FIRST_COLUMNS = ("algorithm", "board", "seed", "fitness", *TRACE_COLUMNS)
 
 
@@ -49,50 +50,96 @@ class Line:
 
 
 class _Group:
-    """One (algorithm, board) being read: counts[g, v] runs whose best at generation g is v,
-    ended[g, v] runs that stopped at generation g with v as their last best."""
+    """One (algorithm, board) being read, folded CHUNK runs at a time: counts[g, v] runs whose
+    best at generation g is v, ended[g, v] runs that stopped at generation g with v as their
+    last best, each generation's evaluations (those of the last run still running there), and
+    each run's first generation and runtimes below its first best."""
 
     def __init__(self):
-        self.counts = np.zeros((64, 8), dtype=np.int64)
-        self.ended = np.zeros_like(self.counts)
-        self.evaluations = np.zeros(64)
-        self.longest = 0
+        self.counts = np.zeros((0, 0), dtype=np.int64)
+        self.ended = np.zeros((1, 0), dtype=np.int64)
+        self.evaluations = np.zeros(0)
         self.seeds, self.fitness, self.first = [], [], []  # per run
-        self.below = []  # per run, its runtimes to the levels below its first best
+        self.below, self.offsets = [], [0]  # per folded run: its runtimes below its first best
+        self.pending: list[tuple] = []  # runs not folded yet
 
-    def _fit(self, generations: int, value: int) -> None:
+    def add(self, evaluations: np.ndarray, best: np.ndarray, final=None) -> None:
+        """A run's evaluations and best per generation, and its own best ``final``."""
+        self.pending.append((evaluations, best, final))
+        if len(self.pending) == CHUNK:
+            self.fold()
+
+    def _grow(self, generations: int, width: int) -> None:
         rows, columns = self.counts.shape
-        if generations + 1 > rows or value + 1 > columns:
-            shape = (max(rows, 2 * (generations + 1)), max(columns, 2 * (value + 1)))
-            for name in ("counts", "ended"):
-                grown = np.zeros(shape, dtype=np.int64)
+        if generations > rows or width > columns:
+            shape = (max(rows, generations), max(columns, width))
+            for name, extra in (("counts", 0), ("ended", 1)):
+                grown = np.zeros((shape[0] + extra, shape[1]), dtype=np.int64)
                 old = getattr(self, name)
-                grown[:rows, :columns] = old
+                grown[:old.shape[0], :old.shape[1]] = old
                 setattr(self, name, grown)
             evaluations = np.zeros(shape[0])
             evaluations[:len(self.evaluations)] = self.evaluations
             self.evaluations = evaluations
 
-    def add(self, evaluations: np.ndarray, best: np.ndarray) -> None:
-        length = len(best)
-        self._fit(length, int(best.max()))
-        self.counts[np.arange(length), best] += 1
-        self.ended[length, best[-1]] += 1
-        self.evaluations[:length] = evaluations  # the last run's, as the matrix's assignment
-        self.longest = max(self.longest, length)
+    def fold(self) -> None:
+        """Folds the pending runs into the counts, in one bincount each."""
+        if not self.pending:
+            return
+        spent, bests, finals = zip(*self.pending)
+        lengths = np.array([len(best) for best in bests])
+        longest = int(lengths.max())
+        self._grow(longest, int(max(best.max() for best in bests)) + 1)
+        rows, width = self.counts.shape
+        generation = np.concatenate([np.arange(length) for length in lengths])
+        best = np.concatenate(bests)
+        self.counts += np.bincount(generation * width + best,
+                                   minlength=rows * width).reshape(rows, width)
+        last = np.array([b[-1] for b in bests])
+        self.ended += np.bincount(lengths * width + last,
+                                  minlength=(rows + 1) * width).reshape(rows + 1, width)
+        order = np.argsort(lengths, kind="stable")  # the last run as long or longer, per generation
+        latest = np.maximum.accumulate(order[::-1])[::-1]
+        place = np.searchsorted(lengths[order], np.arange(longest), side="right")
+        for generation, run in enumerate(latest[place]):
+            self.evaluations[generation] = spent[run][generation]
+        values, offsets = _below(spent, bests, finals)
+        self.below.append(values)
+        self.offsets += (self.offsets[-1] + offsets[1:]).tolist()
+        self.pending = []
 
     def line(self, algorithm: str, board: int) -> Line:
-        """The quartiles over seeds of each generation's best, from the sorted columns that
-        the counts give, rebuilt a few generations at a time."""
-        counts = self.counts[:self.longest] + np.cumsum(self.ended, axis=0)[:self.longest]
-        values = np.arange(counts.shape[1], dtype=float)
-        quartiles = np.empty((len(QUARTILES), self.longest))
-        step = max(1, BLOCK // max(1, int(counts[0].sum())))  # generations at once
-        for start in range(0, self.longest, step):
-            block = counts[start:start + step]
-            columns = np.stack([np.repeat(values, row) for row in block], axis=1)
-            quartiles[:, start:start + len(block)] = np.quantile(columns, QUARTILES, axis=0)
-        return Line(algorithm, board, self.evaluations[:self.longest].copy(), *quartiles)
+        """The quartiles over seeds of each generation's best, a run that has stopped keeping
+        its last best, as np.quantile (linear) gives them over the seeds-by-generations matrix,
+        here from the counts of each value at each generation."""
+        self.fold()
+        longest = int(np.flatnonzero(self.ended.sum(axis=1)).max())  # the longest run's length
+        counts = (self.counts + np.cumsum(self.ended, axis=0)[:-1])[:longest]
+        runs = int(counts[0].sum())
+        cumulative = np.cumsum(counts, axis=1)
+        quartiles = np.empty((len(QUARTILES), longest))
+        for i, q in enumerate(QUARTILES):
+            h = (runs - 1) * q
+            below = int(np.floor(h))
+            low = (cumulative <= below).sum(axis=1)  # the value of the rank below h
+            high = (cumulative <= min(below + 1, runs - 1)).sum(axis=1)
+            quartiles[i] = low + (h - below) * (high - low)
+        return Line(algorithm, board, self.evaluations[:longest].copy(), *quartiles)
+
+
+def _below(evaluations, bests, finals) -> tuple[np.ndarray, np.ndarray]:
+    """See _Group.below: for each run, the levels 0 .. first best - 1; a generation whose best
+    so far drops from a to b reaches the levels b .. a - 1 at its evaluations."""
+    firsts = np.array([int(best[0]) for best in bests])
+    offsets = np.r_[0, np.cumsum(firsts)]
+    values = np.full(offsets[-1], np.inf)
+    for run, (spent, best, final) in enumerate(zip(evaluations, bests, finals)):
+        so_far = runtimes.best_so_far(best, final)
+        drops = np.flatnonzero(so_far[1:] < so_far[:-1]) + 1
+        for at in drops:  # the few improvements of the run
+            low, high = int(so_far[at]), int(so_far[at - 1])
+            values[offsets[run] + low: offsets[run] + high] = spent[at]
+    return values, offsets
 
 
 class Folded:
@@ -129,12 +176,10 @@ class Folded:
         evaluations = trace[:, 1].astype(np.int64).astype(float)
         best = trace[:, 2].astype(np.int64)
         group = self._group
-        group.add(evaluations, best)
+        group.add(evaluations, best, final)
         group.seeds.append(int(seed))
         group.fitness.append(fitness)
         group.first.append(trace[0])
-        levels = np.arange(best[0])  # those below the first best: above it, reached at once
-        group.below.append(runtimes.run_runtimes(evaluations, best, trace[0, 4], levels, final))
 
     def _close(self) -> None:
         group = self._group
@@ -143,7 +188,7 @@ class Folded:
             self.groups[self._key] = dict(
                 seeds=np.array(group.seeds, dtype=np.int64), fitness=group.fitness,
                 first=np.vstack(group.first), values=np.concatenate(group.below),
-                offsets=np.r_[0, np.cumsum([len(b) for b in group.below])])
+                offsets=np.array(group.offsets))
             self._key = self._group = None
 
     def _ordered(self, keys):
@@ -226,16 +271,17 @@ def _typed(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def from_store(store, keys=None, order=(), fitness=None) -> Folded:
-    """The stored traces of ``keys`` (all if None), read one run at a time; ``fitness`` maps
-    an algorithm to its fitness measure (pairs for those it does not name)."""
+def from_store(store, keys=None, order=(), claims=None) -> Folded:
+    """The stored traces of ``keys`` (all if None), read one run at a time; ``claims`` maps
+    an algorithm to its Claims (gaqueens.runtime.claims), whose fitness measure and problem
+    say what its traces count (N-Queens' attacking pairs for those it does not name)."""
     folded = Folded(order)
-    fitness = fitness or {}
+    claims = claims or {}
     for algorithm, board, seed, _, conflicts, *_, solution, blob in store.each():
         if blob is not None and (keys is None or (algorithm, board, seed) in keys):
-            measure = fitness.get(algorithm, "pairs")
-            folded.add(algorithm, board, seed, unpack(blob), measure,
-                       own_best(conflicts, solution, measure))
+            rule = claims.get(algorithm, Claims(UNIT))
+            folded.add(algorithm, board, seed, unpack(blob), rule.fitness,
+                       own_best(conflicts, solution, rule.fitness, rule.problem))
     folded._close()
     return folded
 

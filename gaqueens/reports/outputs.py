@@ -17,8 +17,11 @@ from pathlib import Path
 
 import numpy as np
 
-from gaqueens import checks, manifest
-from gaqueens.files import write_text
+from gaqueens.runtime import claims as checks
+from gaqueens.runtime import manifest
+from gaqueens import problems
+from gaqueens.reports import resampling
+from gaqueens.core.files import write_text
 
 EXPORTS = ("runs.csv", "runs-compact.csv", "summary.csv", "summary.md", "comparisons.csv",
            "convergence.png", "ecdf.png", "fixed-target.png", "seconds.png", "ecdf-seconds.png",
@@ -26,18 +29,42 @@ EXPORTS = ("runs.csv", "runs-compact.csv", "summary.csv", "summary.md", "compari
 COMPACT_ABOVE = 1_000
 
 VERDICT_NOTE = (
-    "Verdict: reproduced when the published median lies within the central 99% of the "
-    "bootstrapped difference between the medians of two independent {runs}-run samples of our "
-    "runs, around our median. It detects shifts of the median of the given size or more with "
-    "80% power: published runs whose work is ours times 1 + s, or 1 - s, simulated "
-    "{runs} runs at a time, fail it in at least 80% of the cases. Unsolved runs count as "
-    "infinite work (-)."
+    "Verdict: the published median comes from {published} runs, ours from {ours}. Reproduced "
+    "when the published median lies within the central 99% of the bootstrapped difference "
+    "between the medians of two independent {published}-run samples drawn from our runs, "
+    "around our median. It detects shifts of the median of the given size or more with 80% "
+    "power: published runs whose work is ours times 1 + s, or 1 - s, simulated {published} runs "
+    "at a time, fail it in at least 80% of the cases. With fewer than {minimum} runs of ours the "
+    "resampled medians are too narrow to stand for a {published}-run median, and the verdict is "
+    "\"too few runs\". Unsolved runs count as infinite work (-)."
 )
+
+
+def verdict_note(summary) -> str:
+    """The explanation under a table with verdicts, with the run counts it rests on."""
+    judged = summary[summary["reference"].notna()]
+    counts = sorted(set(judged["runs"]))
+    ours = (f"{counts[0]} runs on each board" if len(counts) == 1 else
+            ", ".join(f"{row.runs} on board {row.board}" for row in judged.itertuples()))
+    return VERDICT_NOTE.format(published=resampling.PUBLISHED_RUNS, ours=ours,
+                               minimum=resampling.MIN_RUNS)
+
+
 UNSOLVED_NOTE = (
     "Some runs stopped short: ERT, the expected running time, is the work of all runs, solved "
     "or not, over the number of solved runs (- when none solved)."
 )
 HEAVY = ("gaqueens.reports.tables", "gaqueens.reports.plots")  # pandas and matplotlib: imported by write()
+
+
+def foreign(folder: Path) -> list[str]:
+    """The outputs of a sweep that ``folder`` holds without the store that wrote them
+    (runs.sqlite): those of a committed results folder, or of another tool. A sweep refuses to
+    write over them unless it starts afresh."""
+    folder = Path(folder)
+    if not folder.is_dir() or (folder / "runs.sqlite").exists():
+        return []
+    return [name for name in (*EXPORTS, manifest.FILE) if (folder / name).exists()]
 
 
 def remove(folder: Path) -> None:
@@ -46,7 +73,7 @@ def remove(folder: Path) -> None:
         (folder / name).unlink(missing_ok=True)
 
 
-def _in_entry_order(frame, experiment):
+def in_entry_order(frame, experiment):
     """Rows in the experiment's order of algorithms (the GA first), then by board and seed, in
     a stable sort that keeps a trace's generations in order (numpy's lexsort on the
     algorithms' codes: sorting the 140,000 trace rows of the published table by pandas'
@@ -73,24 +100,25 @@ def title(experiment) -> str:
 
 def write(store, experiment) -> str:
     """Exports the experiment's runs from ``store``; returns the results table as markdown."""
-    from gaqueens.reports import folded, plots, resampling, tables
+    from gaqueens.reports import folded, plots, tables
 
     folder = store.folder
     name = title(experiment)
     keys = set(experiment.tasks())
-    runs = _in_entry_order(store.runs(keys), experiment)
+    runs = in_entry_order(store.runs(keys), experiment)
     claims = checks.entry_claims(experiment.entries)
-    problems = checks.rows_problems(runs, claims)
-    if problems:  # stored runs are verified as they come; this one was altered since
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        raise checks.Invalid(f"{folder / 'runs.sqlite'}: the verifier rejects {problems[0]}{more}")
-    traces = folded.from_store(store, keys, list(claims),
-                               {name: claim.fitness for name, claim in claims.items()})
+    rejected = checks.rows_problems(runs, claims)
+    if rejected:  # stored runs are verified as they come; this one was altered since
+        more = f" (and {len(rejected) - 1} more)" if len(rejected) > 1 else ""
+        raise checks.Invalid(f"{folder / 'runs.sqlite'}: the verifier rejects {rejected[0]}{more}")
+    traces = folded.from_store(store, keys, list(claims), claims)
+    label = problems.get(experiment.problem).conflicts_label
     several = runs["algorithm"].nunique() > 1
     searched = (runs["unit"] != "none").any()
     drawing = _draw_elsewhere(
-        ([(plots.convergence, traces, folder / "convergence.png", name),
-          (plots.fixed_target, traces, folder / "fixed-target.png", name)] if traces.runs else [])
+        ([(plots.convergence, traces, folder / "convergence.png", name, label),
+          (plots.fixed_target, traces, folder / "fixed-target.png", name, label)]
+         if traces.runs else [])
         + ([(plots.ecdf, runs, folder / "ecdf.png", name)] if searched else [])
         + ([(plots.ecdf_seconds, runs, folder / "ecdf-seconds.png", name)] if several else [])
     )
@@ -98,8 +126,9 @@ def write(store, experiment) -> str:
     if runs["board"].max() > COMPACT_ABOVE:
         write_text(folder / "runs-compact.csv", runs.drop(columns="solution").to_csv(index=False))
     # in the traces' order: pandas' group means change in the last digit with the rows' order
-    first = _in_entry_order(traces.first_rows(), experiment)
-    summary = _in_entry_order(tables.summarize(runs, first, experiment.reference), experiment)
+    first = in_entry_order(traces.first_rows(), experiment)
+    summary = in_entry_order(tables.summarize(runs, first, experiment.reference,
+                                               experiment.problem), experiment)
     write_text(folder / "summary.csv", summary.to_csv(index=False))
     results = tables.results_table(summary)
     parts = [
@@ -108,12 +137,15 @@ def write(store, experiment) -> str:
         f"these tables and plots: {manifest.exporter()}.",
         results,
     ]
-    codes = store.codes()
-    if len(codes) > 1:  # kept with --mixed-code
+    codes = {entry.name: manifest.entry_code(entry.plugins) for entry in experiment.entries}
+    made_by = store.codes(keys)
+    mixed = {name: made_by[name] for name in store.other_code(codes, keys)}
+    if mixed:  # kept with --mixed-code
         parts.insert(2, "**These runs were made by different code** (kept with --mixed-code): "
-                     + "; ".join(f"{count} runs by {code}" for code, count in codes.items()) + ".")
+                     + "; ".join(f"{name}: {count} runs by {code}" for name, made in mixed.items()
+                                 for code, count in made.items()) + ".")
     if summary["reference"].notna().any():
-        parts.append(VERDICT_NOTE.format(runs=resampling.PUBLISHED_RUNS))
+        parts.append(verdict_note(summary))
     if "ert" in summary.columns:
         parts.append(UNSOLVED_NOTE)
     if several:
@@ -126,7 +158,7 @@ def write(store, experiment) -> str:
                       compare.table(comparisons), compare.note(comparisons)]
     if experiment.grid.values:
         parts += _sensitivity(summary, experiment, folder, name, comparisons if several else None)
-    parts += ["## The boards", tables.boards_table(summary)]
+    parts += ["## The boards", tables.boards_table(summary, experiment.problem)]
     growth = tables.growth_table(summary)
     if growth:
         parts += ["## Growth with the board size", growth,

@@ -21,15 +21,15 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from gaqueens.files import replacing
+from gaqueens.core.files import replacing
 from gaqueens.reports import folded
 
 
-def _figure(width: float, height: float) -> Figure:
+def new_figure(width: float, height: float) -> Figure:
     return Figure(figsize=(width, height), layout="constrained")
 
 
-def _save(figure: Figure, path: Path) -> None:
+def save_figure(figure: Figure, path: Path) -> None:
     """Writes the figure whole or not at all: never a half-written PNG."""
     with replacing(path) as partial:
         figure.savefig(partial, dpi=120)
@@ -41,7 +41,7 @@ def _in_order(column: pd.Series) -> list:
     return list(column.unique())
 
 
-def _colors(keys):
+def palette(keys):
     cycle = matplotlib.colormaps["viridis"]
     return {key: cycle(i / max(1, len(keys) - 1) * 0.9) for i, key in enumerate(keys)}
 
@@ -51,7 +51,7 @@ def _folded(traces):
     return folded.from_frame(traces) if isinstance(traces, pd.DataFrame) else traces
 
 
-def convergence(traces, path: Path, title: str) -> None:
+def convergence(traces, path: Path, title: str, label: str = "attacking pairs") -> None:
     """Best conflicts against evaluations, a line per board (and a line style per GA when
     variants run beside the published GA); a run that has stopped keeps its last best, so the
     band covers every seed to the longest run. ``traces``: folded.Folded, or a table of
@@ -59,11 +59,11 @@ def convergence(traces, path: Path, title: str) -> None:
     data = _folded(traces)
     lines = data.convergence()
     excess = sorted(name for name, measures in data.fitness().items() if "excess" in measures)
-    figure = _figure(8.5, 4.8)
+    figure = new_figure(8.5, 4.8)
     axes = figure.subplots()
     boards = sorted({line.board for line in lines})
     names = list(dict.fromkeys(line.algorithm for line in lines))
-    colors = _colors(boards)
+    colors = palette(boards)
     styles = dict(zip(names, ["-", "--", ":", "-."] * len(names)))
     for line in lines:
         x, board, name = line.evaluations, line.board, line.algorithm
@@ -78,15 +78,15 @@ def convergence(traces, path: Path, title: str) -> None:
     axes.yaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
     axes.set_ylim(bottom=0)
     axes.set_xlabel("evaluations")
-    axes.set_ylabel("best attacking pairs in the population" if not excess else
-                    "best fitness in the population\n(attacking pairs; excess for "
+    axes.set_ylabel(f"best {label} in the population" if not excess else
+                    f"best fitness in the population\n({label}; excess for "
                     + ", ".join(excess) + ")")
     axes.set_title(title)
     axes.grid(True, which="major", alpha=0.3)
     band = "\nand interquartile band" if len(names) == 1 else ""
     figure.legend(title=f"median over seeds{band}", fontsize=8, title_fontsize=8,
                   loc="outside right upper")
-    _save(figure, path)
+    save_figure(figure, path)
 
 
 DISTINCT_ABOVE = 10_000  # values of an ECDF line beyond which it steps at distinct values only
@@ -119,7 +119,7 @@ def _grid(count: int) -> tuple[int, int]:
 def _panels(width: float, height: float, count: int):
     """A figure of ``count`` panels of about width x height inches sharing the y axis."""
     lines, columns = _grid(count)
-    figure = _figure(width * columns + 1.5, height * lines + 0.5)
+    figure = new_figure(width * columns + 1.5, height * lines + 0.5)
     panels = figure.subplots(lines, columns, squeeze=False, sharey=True)
     for axes in panels.flat[count:]:
         axes.set_visible(False)
@@ -132,11 +132,11 @@ def ecdf(runs: pd.DataFrame, path: Path, title: str) -> None:
     runs = runs[runs["unit"] != "none"]
     algorithms = _in_order(runs["algorithm"])
     figure, panels = _panels(3.9, 3.4, len(algorithms))
-    colors = _colors(sorted(runs["board"].unique()))
+    colors = palette(sorted(runs["board"].unique()))
     for axes, algorithm in zip(panels.flat, algorithms):
         rows = runs[runs["algorithm"] == algorithm]
         for board, group in rows.groupby("board"):
-            _ecdf(axes, group["evaluations"].to_numpy(), group["solved"].to_numpy(), len(group),
+            _ecdf(axes, group["work"].to_numpy(), group["solved"].to_numpy(), len(group),
                   color=colors[board], lw=1.5, label=f"{board}")
         axes.set_xscale("log")
         axes.set_xlabel(rows["unit"].iloc[0])
@@ -148,15 +148,15 @@ def ecdf(runs: pd.DataFrame, path: Path, title: str) -> None:
     figure.legend(*panels[0, 0].get_legend_handles_labels(), title="board", fontsize=8,
                   title_fontsize=8, loc="outside right upper")
     figure.suptitle(title)
-    _save(figure, path)
+    save_figure(figure, path)
 
 
 def seconds(summary: pd.DataFrame, path: Path, title: str) -> None:
     """Median wall time per run against the board size, log-log, a line per algorithm."""
-    figure = _figure(7.5, 4.8)
+    figure = new_figure(7.5, 4.8)
     axes = figure.subplots()
     algorithms = _in_order(summary["algorithm"])
-    colors = _colors(algorithms)
+    colors = palette(algorithms)
     for algorithm in algorithms:
         rows = summary[summary["algorithm"] == algorithm].sort_values("board")
         solved = rows[rows["solved"] * 2 > rows["runs"]]
@@ -173,14 +173,14 @@ def seconds(summary: pd.DataFrame, path: Path, title: str) -> None:
     axes.set_title(title + "\n(x: most runs unsolved within their budget)", fontsize=10)
     axes.grid(True, which="major", alpha=0.3)
     axes.legend(fontsize=8)
-    _save(figure, path)
+    save_figure(figure, path)
 
 
 def ecdf_seconds(runs: pd.DataFrame, path: Path, title: str) -> None:
     """The fraction of runs solved within a given wall time, per algorithm, a panel per board."""
     boards = sorted(runs["board"].unique())
     figure, panels = _panels(3.9, 3.3, len(boards))
-    colors = _colors(_in_order(runs["algorithm"]))
+    colors = palette(_in_order(runs["algorithm"]))
     for axes, board in zip(panels.flat, boards):
         for algorithm, group in runs[runs["board"] == board].groupby("algorithm", sort=False):
             _ecdf(axes, group["seconds"].to_numpy(), group["solved"].to_numpy(), len(group),
@@ -197,10 +197,10 @@ def ecdf_seconds(runs: pd.DataFrame, path: Path, title: str) -> None:
             handles.setdefault(label, handle)
     figure.legend(list(handles.values()), list(handles), fontsize=8, loc="outside right upper")
     figure.suptitle(title)
-    _save(figure, path)
+    save_figure(figure, path)
 
 
-def fixed_target(traces, path: Path, title: str) -> None:
+def fixed_target(traces, path: Path, title: str, label: str = "attacking pairs") -> None:
     """The fixed-target ECDF of the GA's runs: the fraction of (run, target) pairs whose best
     so far has reached the target within a given number of evaluations. One GA: one panel, a
     line per board; several: a panel per board, a line per GA. ``traces``: folded.Folded, or
@@ -210,11 +210,11 @@ def fixed_target(traces, path: Path, title: str) -> None:
     boards = sorted({board for _, board in groups})
     single = len(names) == 1
     if single:
-        figure = _figure(8.5, 4.8)
+        figure = new_figure(8.5, 4.8)
         panels = np.array([[figure.subplots()]])
     else:
         figure, panels = _panels(3.9, 3.4, len(boards))
-    colors = _colors(boards if single else names)
+    colors = palette(boards if single else names)
     for (name, board), (levels, times) in groups.items():
         axes = panels.flat[0 if single else boards.index(board)]
         _ecdf(axes, times, np.isfinite(times), len(times), lw=1.5,
@@ -236,10 +236,10 @@ def fixed_target(traces, path: Path, title: str) -> None:
             handles.setdefault(label, handle)
     figure.legend(list(handles.values()), list(handles), title="board" if single else None,
                   fontsize=8, title_fontsize=8, loc="outside right upper")
-    explained = "targets: every level of attacking pairs from the first populations' median to 0"
+    explained = f"targets: every level of {label} from the first populations' median to 0"
     if single:
         panels[0, 0].set_title(explained, fontsize=9)
         figure.suptitle(title)
     else:
         figure.suptitle(f"{title}\n{explained}", fontsize=10)
-    _save(figure, path)
+    save_figure(figure, path)

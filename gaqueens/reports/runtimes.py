@@ -8,11 +8,11 @@ same fitness measure (a trace's ``fitness`` column, attacking pairs without one;
 measure has levels of its own), and the ECDF is the fraction of (run, target) pairs reached
 within a given number of evaluations.
 
-A trace has a row per generation (gaqueens.result.TRACE_COLUMNS); the best so far is the running
+A trace has a row per generation (gaqueens.core.result.TRACE_COLUMNS); the best so far is the running
 minimum of its best. The GA evaluates a whole population at once, so a target is reached at the
 evaluation count that ends its generation; the first individual alone has at most the first
 population's worst conflicts, so targets at or above that worst count as reached at evaluation
-1. The same rule writes the IOHanalyzer export (gaqueens.export), so both give the same
+1. The same rule writes the IOHanalyzer export (gaqueens.reports.ioh), so both give the same
 runtimes.
 
 A trace describes each population after survival (DEAP's logbook), the run's own best is the

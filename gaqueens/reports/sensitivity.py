@@ -80,13 +80,13 @@ def _lines(rows: pd.DataFrame, grid, path: str, fixed: dict):
 
 def lines_plot(table: pd.DataFrame, grid, fixed: dict, path: Path, title: str) -> None:
     """sensitivity.png: a panel per grid path (see the module's docstring)."""
-    from gaqueens.reports.plots import _colors, _figure, _save
+    from gaqueens.reports.plots import new_figure, palette, save_figure
 
     paths = grid.paths
-    figure = _figure(4.6 * len(paths) + 1.6, 4.2)
+    figure = new_figure(4.6 * len(paths) + 1.6, 4.2)
     panels = np.atleast_1d(figure.subplots(1, len(paths), sharey=True))
     boards = sorted(table["board"].unique())
-    colors = _colors(boards)
+    colors = palette(boards)
     styles = ["-", "--", ":", "-."]
     for axes, setting in zip(panels, paths):
         values = list(dict(grid.values)[setting])
@@ -116,14 +116,14 @@ def lines_plot(table: pd.DataFrame, grid, fixed: dict, path: Path, title: str) -
     handles, labels = panels[0].get_legend_handles_labels()
     figure.legend(handles, labels, fontsize=8, loc="outside right upper", title="board")
     figure.suptitle(title)
-    _save(figure, path)
+    save_figure(figure, path)
 
 
 def heatmap(table: pd.DataFrame, grid, fixed: dict, path: Path, title: str) -> None:
     """sensitivity-heatmap.png: for a grid of two paths, a panel per board."""
     import matplotlib
 
-    from gaqueens.reports.plots import _figure, _save
+    from gaqueens.reports.plots import new_figure, save_figure
 
     rows_path, columns_path = grid.paths
     row_values, column_values = (list(dict(grid.values)[p]) for p in grid.paths)
@@ -131,7 +131,7 @@ def heatmap(table: pd.DataFrame, grid, fixed: dict, path: Path, title: str) -> N
     boards = sorted(table["board"].unique())
     columns = min(len(boards), 4)
     lines = -(-len(boards) // columns)
-    figure = _figure((0.7 * len(column_values) + 1.0) * columns + 1.4,
+    figure = new_figure((0.7 * len(column_values) + 1.0) * columns + 1.4,
                      (0.5 * len(row_values) + 1.1) * lines + 0.5)
     panels = figure.subplots(lines, columns, squeeze=False, sharey=True)
     for axes in panels.flat[len(boards):]:
@@ -168,7 +168,7 @@ def heatmap(table: pd.DataFrame, grid, fixed: dict, path: Path, title: str) -> N
     bar.set_ticks(ticks, labels=[f"{2.0 ** t:g}" for t in ticks])
     bar.set_label("median evaluations / the ga's (framed)")
     figure.suptitle(title)
-    _save(figure, path)
+    save_figure(figure, path)
 
 
 BEST_NOTE = ("Best: the cell with the lowest median evaluations on that board (the runtime "

@@ -79,6 +79,17 @@ def mann_whitney(first, second) -> tuple[float, float]:
     return (1.0 if np.isnan(p) else p), share
 
 
+def mann_whitney_rows(first, second) -> np.ndarray:
+    """The two-sided Mann-Whitney p-value of each row of ``first`` against the same row of
+    ``second`` (2-D arrays, a simulated pair of samples a row; scipy.stats.mannwhitneyu along
+    the last axis, which chooses its method as for one pair); infinite values rank as the worst.
+    p is 1 for a row whose values are all the same."""
+    first, second = np.asarray(first, dtype=float), np.asarray(second, dtype=float)
+    p = np.asarray(stats.mannwhitneyu(first, second, alternative="two-sided", axis=-1).pvalue,
+                   dtype=float)
+    return np.where(np.isnan(p), 1.0, p)
+
+
 def kolmogorov_smirnov(first, second) -> float:
     """The p-value of the two-sided two-sample Kolmogorov-Smirnov test (scipy.stats.ks_2samp).
     With ties (evaluations come in steps of 20) it is conservative."""

@@ -12,48 +12,43 @@ IOHanalyzer count it).
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 import pandas as pd
 
-from gaqueens.board import known_solutions, mean_attacking_pairs
-from gaqueens.reports.resampling import (
-    CENSORED, acceptance, detectable_shift, ert, median_interval, uncensor,
-)
+from gaqueens import problems
+from gaqueens.reports import resampling
+from gaqueens.reports.resampling import CENSORED, ert, median_interval, uncensor
 
 SUMMARY_COLUMNS = (
     "algorithm", "board", "unit", "runs", "solved", "median", "q1", "q3", "max", "ci_low",
     "ci_high", "reference", "verdict", "detects", "median_seconds", "placements", "solutions",
-    "pairs_exact", "pairs_measured",
+    "random_exact", "random_measured",
 )
 UNSOLVED_COLUMNS = ("success_rate", "ert")  # added after "solved" when a run is unsolved
 MIN_SECONDS = 0.05  # the growth is fitted only over boards whose median run takes this long
 GROWTH_LEVEL = 0.95
 
 
-def summarize(runs: pd.DataFrame, traces: pd.DataFrame | None = None, reference=None) -> pd.DataFrame:
+def summarize(runs: pd.DataFrame, traces: pd.DataFrame | None = None, reference=None,
+              problem: str = problems.DEFAULT) -> pd.DataFrame:
     """A row per algorithm and board with SUMMARY_COLUMNS, and UNSOLVED_COLUMNS when any run is
     unsolved. ``reference`` maps a board to the published median of the GA; ``traces`` give the
     measured attacking pairs of the GA's random first populations."""
     reference = reference or {}
-    first_populations = _initial_pairs(traces)
+    solved_by = problems.get(problem)
+    first_populations = _initial_pairs(traces, solved_by.measures[0])
     unsolved = not runs["solved"].all()
+    groups = [(key, group, reference.get(key[1]) if key[0] == "ga" else None)
+              for key, group in runs.groupby(["algorithm", "board"], sort=True)]
+    resampled = in_parallel(_resampled, [(group, published) for _, group, published in groups],
+                            len(runs))
     rows = []
-    for (algorithm, board), group in runs.groupby(["algorithm", "board"], sort=True):
-        rng = np.random.default_rng(0)  # the same tables from the same runs
-        work = np.where(group["solved"], group["evaluations"], CENSORED).astype(float)
-        q1, median, q3 = uncensor(np.quantile(work, [0.25, 0.5, 0.75]))
-        ci_low, ci_high = median_interval(work, rng)
-        published = reference.get(board) if algorithm == "ga" else None
-        verdict, detects = "", math.nan
-        if published is not None:
-            accepted = acceptance(work, rng)
-            if np.isnan(accepted[0]) and np.isfinite(median):  # resamples reach unsolved runs
-                verdict = "not comparable (too many runs unsolved)"
-            else:
-                verdict = "reproduced" if accepted[0] <= published <= accepted[1] else "not reproduced"
-                detects = detectable_shift(work, accepted, rng)
-        solved = group.loc[group["solved"], "evaluations"]
+    for ((algorithm, board), group, published), numbers in zip(groups, resampled):
+        facts = solved_by.facts(board)
+        q1, median, q3, ci_low, ci_high, verdict, detects = numbers
+        solved = group.loc[group["solved"], "work"]
         row = {
             "algorithm": algorithm,
             "board": board,
@@ -63,23 +58,50 @@ def summarize(runs: pd.DataFrame, traces: pd.DataFrame | None = None, reference=
             "median": median,
             "q1": q1,
             "q3": q3,
-            "max": solved.max() if len(solved) else math.nan,
+            "max": solved.max() if group["solved"].all() else math.inf,
             "ci_low": ci_low,
             "ci_high": ci_high,
             "reference": published,
             "verdict": verdict,
             "detects": detects,
             "median_seconds": group["seconds"].median(),
-            "placements": placements_text(board),
-            "solutions": (known_solutions(board) or (None,))[0],
-            "pairs_exact": mean_attacking_pairs(board),
-            "pairs_measured": first_populations.get((algorithm, board), math.nan),
+            "placements": facts["placements"],
+            "solutions": facts["solutions"],
+            "random_exact": math.nan if facts["random_conflicts"] is None else facts["random_conflicts"],
+            "random_measured": first_populations.get((algorithm, board), math.nan),
         }
         if unsolved:
             row["success_rate"] = row["solved"] / row["runs"]
-            row["ert"] = ert(group["evaluations"], group["solved"])
+            row["ert"] = ert(group["work"], group["solved"])
         rows.append(row)
     return pd.DataFrame(rows, columns=_columns(unsolved))
+
+
+def _resampled(group: pd.DataFrame, published) -> tuple:
+    """A group's quartiles, the bootstrap interval of its median and its verdict against the
+    ``published`` median (if any), each group from a generator of its own seeded 0, so that
+    the same runs give the same tables, however the groups are shared among processes."""
+    rng = np.random.default_rng(0)
+    work = np.where(group["solved"], group["work"], CENSORED).astype(float)
+    q1, median, q3 = uncensor(np.quantile(work, [0.25, 0.5, 0.75]))
+    ci_low, ci_high = median_interval(work, rng)
+    verdict, detects = ("", math.nan) if published is None else resampling.verdict(
+        work, published, rng)
+    return q1, median, q3, ci_low, ci_high, verdict, detects
+
+
+PARALLEL_FROM = 20_000  # runs from which the groups' resampling is shared among the cores
+
+
+def in_parallel(function, tasks: list[tuple], runs: int) -> list:
+    """``function(*task)`` for each task, in order: on every core for tables of PARALLEL_FROM
+    runs or more (the exports of a 100,000-run sweep resample for half a minute on one), here
+    otherwise."""
+    if runs < PARALLEL_FROM or len(tasks) < 2:
+        return [function(*task) for task in tasks]
+    from gaqueens.runtime.executors import starmap
+
+    return starmap(function, tasks, min(len(tasks), os.cpu_count() or 1))
 
 
 def _columns(unsolved: bool) -> list[str]:
@@ -94,32 +116,23 @@ def verdict_text(row) -> str:
     """The verdict with the shift it detects: "reproduced (detects shifts of 25% or more)"."""
     if not row.verdict or pd.isna(row.verdict):
         return ""
-    if row.verdict.startswith("not comparable"):
+    if row.verdict.startswith(("not comparable", "too few runs")):
         return row.verdict
     if pd.isna(row.detects):
         return f"{row.verdict} (detects no shift below 100%)"
     return f"{row.verdict} (detects shifts of {row.detects:.0%} or more)"
 
 
-def _initial_pairs(traces) -> dict:
-    """The mean attacking pairs of the first, random populations, per (algorithm, board), from
-    the runs whose fitness is attacking pairs (a trace's ``fitness`` column; pairs without
-    one): the excess measure counts something else."""
+def _initial_pairs(traces, conflicts: str = "pairs") -> dict:
+    """The mean conflicts of the first, random populations, per (algorithm, board), from the
+    runs whose fitness is the problem's ``conflicts`` measure (a trace's ``fitness`` column;
+    that measure without one): another measure counts something else."""
     if traces is None or traces.empty:
         return {}
     first = traces[traces["generation"] == 0]
     if "fitness" in first.columns:
-        first = first[first["fitness"] == "pairs"]
+        first = first[first["fitness"] == conflicts]
     return first.groupby(["algorithm", "board"])["mean"].mean().to_dict()
-
-
-def placements_text(n: int) -> str:
-    """n! as the published table writes it: exact up to 15!, else like 2.1e13."""
-    if n <= 15:
-        return f"{math.factorial(n):,}"
-    exponent = math.lgamma(n + 1) / math.log(10)
-    whole = math.floor(exponent)
-    return f"{10 ** (exponent - whole):.1f}e{whole}"
 
 
 GROWTH_COLUMNS = ("algorithm", "boards", "fitted", "seconds_exponent", "seconds_low",
@@ -225,8 +238,9 @@ def ert_text(row) -> str:
     return f"{number(round(row.ert))} {row.unit}" if math.isfinite(row.ert) else "-"
 
 
-def boards_table(summary: pd.DataFrame) -> str:
+def boards_table(summary: pd.DataFrame, problem: str = problems.DEFAULT) -> str:
     """The facts of each board beside what the GA measured."""
+    label = problems.get(problem).conflicts_label
     ga = summary[summary["algorithm"] == "ga"].set_index("board")
     rows = []
     for board in sorted(summary["board"].unique()):
@@ -235,10 +249,10 @@ def boards_table(summary: pd.DataFrame) -> str:
             "board": board,
             "placements (N!)": row.placements,
             "solutions": "not counted" if pd.isna(row.solutions) else f"{int(row.solutions):,}",
-            "attacking pairs, exact (2N-1)/3": f"{row.pairs_exact:.1f}",
+            f"{label} of a random placement, exact": f"{row.random_exact:.1f}",
             "measured over the GA's first populations": (
-                f"{ga.loc[board, 'pairs_measured']:.2f}" if board in ga.index
-                and not pd.isna(ga.loc[board, "pairs_measured"]) else ""
+                f"{ga.loc[board, 'random_measured']:.2f}" if board in ga.index
+                and not pd.isna(ga.loc[board, "random_measured"]) else ""
             ),
         })
     return markdown(pd.DataFrame(rows))

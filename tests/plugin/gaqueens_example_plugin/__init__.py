@@ -1,1 +1,2 @@
-"""A tiny gaqueens plug-in: a solver (solver.py) and a mutation (operators.py)."""
+"""A tiny gaqueens plug-in: a solver (solver.py), a mutation (operators.py) and a problem
+(problem.py)."""

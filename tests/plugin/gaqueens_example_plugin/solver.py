@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gaqueens.board import Conflicts
-from gaqueens.ranges import Whole, check, setting
-from gaqueens.result import Result
+from gaqueens.problems.nqueens.fitness import Conflicts
+from gaqueens.core.ranges import Whole, check, setting
+from gaqueens.core.result import Result
 
 UNIT = "placements"
 
@@ -33,4 +33,4 @@ def run(settings: Settings, board: int, seed: int) -> Result:
         conflicts = int(count(columns[None])[0])
         if conflicts == 0:
             break
-    return Result(solved=conflicts == 0, conflicts=conflicts, evaluations=tried, solution=columns)
+    return Result(solved=conflicts == 0, conflicts=conflicts, work=tried, solution=columns)

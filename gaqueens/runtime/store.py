@@ -7,7 +7,7 @@ half-written. A row's key is (algorithm, board, seed): a rerun adds only the mis
 store remembers each algorithm's settings and refuses runs of other settings unless the sweep
 starts afresh. One sweep at a time may write: it holds an exclusive lock on runs.lock, which the
 system releases when the process ends, however it ends, and which no child process inherits
-(gaqueens/lock.py).
+(gaqueens/runtime/lock.py).
 
 A write that fails (the disk full, a file size limit or a quota reached, a failing device)
 raises WriteFailed: the transaction is rolled back, and every batch committed before stays whole
@@ -25,12 +25,13 @@ from pathlib import Path
 
 import numpy as np
 
-from gaqueens import lock
-from gaqueens.result import TRACE_COLUMNS, Result
+from gaqueens.core.errors import BadInput, Fault
+from gaqueens.runtime import lock
+from gaqueens.core.result import TRACE_COLUMNS, Result
 
 FILE = "runs.sqlite"
 RUN_COLUMNS = (
-    "algorithm", "board", "seed", "solved", "conflicts", "generations", "evaluations", "unit",
+    "algorithm", "board", "seed", "solved", "conflicts", "generations", "work", "unit",
     "seconds", "solution",
 )
 SCHEMA = """
@@ -38,7 +39,7 @@ CREATE TABLE IF NOT EXISTS algorithms (name TEXT PRIMARY KEY, settings TEXT NOT 
 CREATE TABLE IF NOT EXISTS runs (
     algorithm TEXT NOT NULL, board INTEGER NOT NULL, seed INTEGER NOT NULL,
     solved INTEGER NOT NULL, conflicts INTEGER NOT NULL, generations INTEGER NOT NULL,
-    evaluations INTEGER NOT NULL, unit TEXT NOT NULL, seconds REAL NOT NULL,
+    work INTEGER NOT NULL, unit TEXT NOT NULL, seconds REAL NOT NULL,
     solution TEXT NOT NULL, trace BLOB, code TEXT,
     PRIMARY KEY (algorithm, board, seed)
 );
@@ -46,15 +47,15 @@ CREATE TABLE IF NOT EXISTS runs (
 UNKNOWN_CODE = "code not recorded (a store from before runs recorded their code)"
 
 
-class Busy(Exception):
+class Busy(BadInput):
     """Another sweep is writing into the same folder."""
 
 
-class Unreadable(Exception):
+class Unreadable(BadInput):
     """The folder's runs.sqlite is not a store gaqueens can read."""
 
 
-class WriteFailed(Exception):
+class WriteFailed(Fault):
     """Writing runs.sqlite failed: the disk is full, a file size limit or quota is reached, or
     the device failed. The runs committed before are kept."""
 
@@ -94,6 +95,15 @@ class Store:
                     columns = [row[1] for row in self.db.execute("PRAGMA table_info(runs)")]
                     if "code" not in columns:  # a store from before runs recorded their code
                         self.db.execute("ALTER TABLE runs ADD COLUMN code TEXT")
+                    if "evaluations" in columns:  # from before the column was named work
+                        self.db.execute("ALTER TABLE runs RENAME COLUMN evaluations TO work")
+            else:  # an older store is read as it is, through a view, and never changed
+                columns = [row[1] for row in self.db.execute("PRAGMA table_info(runs)")]
+                if "evaluations" in columns or "code" not in columns:
+                    named = ["evaluations AS work" if c == "evaluations" else c for c in columns]
+                    named += [] if "code" in columns else ["NULL AS code"]
+                    self.db.execute(f"CREATE TEMP VIEW runs AS SELECT {', '.join(named)} "
+                                    "FROM main.runs")
             self.db.execute("SELECT algorithm, board, seed, trace FROM runs LIMIT 1")
         except WriteFailed:
             self.close()
@@ -171,7 +181,7 @@ class Store:
         rows = [
             (
                 algorithm, board, seed, bool(r.solved), int(r.conflicts), int(r.generations),
-                int(r.evaluations), unit, float(r.seconds), " ".join(map(str, r.solution.tolist())),
+                int(r.work), unit, float(r.seconds), " ".join(map(str, r.solution.tolist())),
                 None if r.trace is None else pack(r.trace), code,
             )
             for seed, r in results
@@ -180,18 +190,48 @@ class Store:
             self.db.executemany(f"INSERT INTO runs ({', '.join(RUN_COLUMNS)}, trace, code) "
                                 f"VALUES ({', '.join('?' * 12)})", rows)
 
+    def copy_runs(self, source: str, target: str, places: set) -> None:
+        """Stores the runs of ``source`` on the (board, seed) ``places`` under the name
+        ``target`` too: an entry of the same settings makes the same runs."""
+        if not places:
+            return
+        columns = ", ".join((*RUN_COLUMNS[1:], "trace", "code"))
+        rows = [(target, *row) for row in self.db.execute(
+            f"SELECT {columns} FROM runs WHERE algorithm = ?", (source,))
+            if (row[0], row[1]) in places]
+        with self._writing():
+            self.db.executemany(f"INSERT INTO runs (algorithm, {columns}) "
+                                f"VALUES ({', '.join('?' * 12)})", rows)
+
     # ---- the code that made the runs ----
 
-    def codes(self) -> dict[str, int]:
-        """The stored runs per code that made them (UNKNOWN_CODE for a store from before runs
-        recorded it)."""
-        return {code or UNKNOWN_CODE: count for code, count in
-                self.db.execute("SELECT code, count(*) FROM runs GROUP BY code ORDER BY code")}
+    def codes(self, keys=None) -> dict[str, dict[str, int]]:
+        """Per algorithm, its stored runs (those of ``keys``, (algorithm, board, seed), if
+        given) per code that made them (UNKNOWN_CODE for a store from before runs recorded
+        it)."""
+        out: dict[str, dict[str, int]] = {}
+        for algorithm, board, seed, code in self.db.execute(
+                "SELECT algorithm, board, seed, code FROM runs ORDER BY algorithm, code"):
+            if keys is None or (algorithm, board, seed) in keys:
+                made = out.setdefault(algorithm, {})
+                made[code or UNKNOWN_CODE] = made.get(code or UNKNOWN_CODE, 0) + 1
+        return out
 
-    def discard_other_code(self, code: str) -> None:
-        """Forgets the runs that other code made, to compute them again."""
+    def other_code(self, codes: dict[str, str], keys: set) -> dict[str, dict[str, int]]:
+        """The stored runs among ``keys`` of each algorithm of ``codes`` that other code than
+        its own made: algorithm -> that code -> runs."""
+        found = {algorithm: {code: count for code, count in made.items()
+                             if code != codes[algorithm]}
+                 for algorithm, made in self.codes(keys).items() if algorithm in codes}
+        return {algorithm: made for algorithm, made in found.items() if made}
+
+    def discard_other_code(self, codes: dict[str, str]) -> None:
+        """Forgets the runs of each algorithm of ``codes`` that other code than its own made,
+        to compute them again."""
         with self._writing():
-            self.db.execute("DELETE FROM runs WHERE code IS NULL OR code != ?", (code,))
+            for algorithm, code in codes.items():
+                self.db.execute("DELETE FROM runs WHERE algorithm = ? AND "
+                                "(code IS NULL OR code != ?)", (algorithm, code))
 
     def each(self):
         """Every stored run, one at a time, by key: its RUN_COLUMNS values and its trace, still
@@ -243,14 +283,21 @@ def _only(frame, keys):
     return frame.loc[[key in keys for key in index]].reset_index(drop=True)
 
 
-def pack(array: np.ndarray) -> bytes:
-    buffer = io.BytesIO()
-    np.save(buffer, np.asarray(array), allow_pickle=False)
-    return zlib.compress(buffer.getvalue(), 1)  # fast: traces of long runs are the bulk of the store
+TRACE_WIDTH = len(TRACE_COLUMNS)
+
+
+def pack(trace: np.ndarray) -> bytes:
+    """A trace (rows of TRACE_COLUMNS) as its float64 bytes, compressed at zlib's fastest level:
+    the traces of long runs are the bulk of the store, and reading them back must be quick."""
+    return zlib.compress(np.ascontiguousarray(trace, dtype="<f8").tobytes(), 1)
 
 
 def unpack(blob: bytes) -> np.ndarray:
-    return np.load(io.BytesIO(zlib.decompress(blob)), allow_pickle=False)
+    """A trace packed by ``pack``, or, from a store written before, by numpy's np.save."""
+    raw = zlib.decompress(blob)
+    if raw.startswith(b"\x93NUMPY"):
+        return np.load(io.BytesIO(raw), allow_pickle=False)
+    return np.frombuffer(raw, dtype="<f8").reshape(-1, TRACE_WIDTH)
 
 
 def read_runs(folder, keys=None):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import platform
@@ -13,7 +14,7 @@ from functools import cache
 from importlib import metadata
 from pathlib import Path
 
-from gaqueens.files import write_text
+from gaqueens.core.files import write_text
 
 FILE = "manifest.json"
 
@@ -76,6 +77,71 @@ def code_identity() -> str:
     return text
 
 
+@cache
+def plugin_digest(module: str) -> str:
+    """A digest of the source of the plug-in module ``module`` (a user's operator, solver or
+    problem): every ``.py`` file of the top-level package it belongs to, or its own file when
+    it is a module of its own, by relative path and content, so that an edit anywhere in the
+    plug-in's package (a helper it calls included) changes it. "not found" when it cannot be
+    located. Read once a process, as the modules it runs were loaded once."""
+    top = module.split(".")[0]
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None:
+        return "not found"
+    if spec.submodule_search_locations:  # a package: every source file under it
+        files = sorted((path.relative_to(root).as_posix(), path)
+                       for root in map(Path, spec.submodule_search_locations)
+                       for path in root.rglob("*.py") if "__pycache__" not in path.parts)
+    elif spec.origin and spec.origin.endswith(".py"):
+        files = [(Path(spec.origin).name, Path(spec.origin))]
+    else:
+        return "not found"
+    digest = hashlib.sha256()
+    for name, path in files:
+        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
+
+
+PLUGIN = "; plug-in "  # what joins a plug-in's digest to the code that made a run
+
+
+def entry_code(plugins) -> str:
+    """The code that makes the runs of an entry whose plug-ins are the modules ``plugins``:
+    gaqueens' code (code_identity) and, for each plug-in, its name and source digest; what
+    every stored run of the entry records."""
+    return code_identity() + "".join(f"{PLUGIN}{module} {plugin_digest(module)}"
+                                     for module in sorted(set(plugins)))
+
+
+def code_change(stored: str, now: str) -> str:
+    """What differs between the code that made stored runs and this sweep's (both as
+    entry_code writes them), in words: gaqueens' own, or which plug-in."""
+    def parts(code):
+        base, *plugins = code.split(PLUGIN)
+        return base, dict(plugin.rpartition(" ")[::2] for plugin in plugins)
+
+    (old, old_plugins), (new, new_plugins) = parts(stored), parts(now)
+    said = [] if old == new else [f"{old}, now {new}"]
+    for module in sorted(set(old_plugins) | set(new_plugins)):
+        before, after = old_plugins.get(module), new_plugins.get(module)
+        if before is None:
+            said.append(f"plug-in {module} not used by the stored runs")
+        elif after is None:
+            said.append(f"plug-in {module} used by the stored runs, not now")
+        elif before != after:
+            said.append(f"plug-in {module} changed (source digest {before}, now {after})")
+    return "; ".join(said) or "the same code"
+
+
+def worker_code(plugins) -> tuple[str, dict[str, str]]:
+    """What a worker process runs: gaqueens' code, and the digest of each plug-in as it finds
+    it there; called on each Dask worker before any run."""
+    return code_identity(), {module: plugin_digest(module) for module in plugins}
+
+
 def start(experiment, argv: list[str] | None, executor: str) -> dict:
     """The manifest of a sweep that starts now; ``argv`` is None for one started from Python."""
     return {
@@ -97,6 +163,16 @@ def start(experiment, argv: list[str] | None, executor: str) -> dict:
         "ended": None,
         "status": "running",
     }
+
+
+EARLIER = ("command", "executor", "started", "ended", "status", "runs_stored_before", "code")
+
+
+def earlier(manifest: dict) -> list[dict]:
+    """The sweeps into a folder up to the one whose manifest this is, oldest first, each in a
+    few keys (EARLIER): a sweep that resumes keeps them beside its own, so that the manifest
+    names every command that made its runs."""
+    return [*manifest.get("earlier", []), {key: manifest.get(key) for key in EARLIER}]
 
 
 def write(folder: Path, manifest: dict) -> None:

@@ -1,8 +1,10 @@
-"""engine: numpy, the GA over a numpy matrix of genomes, a row each.
+"""engine: numpy, the GA over a numpy matrix of genomes, a row each, one seed at a time.
 
-Every setting of GaSettings runs here; the published ones take the batched path (tournaments,
-swaps and the fitness each one numpy call per generation). The loop, with mu = population and
-lambda = the children per generation::
+gaqueens.ga.run sends here every setting but the batched family (gaqueens.ga.batched), whose
+runs, one seed or many, are made there. This loop can run the family's settings too, drawing
+the very numbers the batched path draws for each seed: tests/test_batched.py uses it as the
+batched path's reference, run by run. The loop, with mu = population and lambda = the
+children per generation::
 
     population <- mu random permutations, evaluated (sorted by fitness for best survivors)
     best <- the first of the population with the lowest fitness
@@ -24,17 +26,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from gaqueens.board import Conflicts, Fitness
-from gaqueens.ga.operators import NoCrossover, cross_pair, mutate_rows, select_rows
+from gaqueens import problems
+from gaqueens.ga.rows import cross_pair, mutate_rows, select_rows
 from gaqueens.ga.randomness import Randomness
 from gaqueens.ga.settings import GaSettings
-from gaqueens.result import Result
+from gaqueens.core.result import Result
 
 
-def run(settings: GaSettings, board: int, seed: int) -> Result:
-    """One run on an n x n board; its result depends on the settings and the seed alone."""
+def run(settings: GaSettings, board: int, seed: int, observe=None) -> Result:
+    """One run on an n x n board; its result depends on the settings and the seed alone.
+    ``observe(generation, evaluations, best, best_fitness, median_fitness)``, if given, sees
+    the best found so far after each generation, from generation 0 (gaqueens.ga.replay)."""
     randomness = Randomness(seed)
-    fitness = Fitness(board, settings.fitness)
+    problem = problems.get(settings.problem)
+    fitness = problem.fitness(board, settings.fitness)
     population = randomness.numpy.permuted(np.tile(np.arange(board), (settings.population, 1)),
                                            axis=1)
     values = fitness(population)
@@ -46,6 +51,8 @@ def run(settings: GaSettings, board: int, seed: int) -> Result:
     history, counted = [values], [fitness.evaluations]
     target = settings.target
     generation = 0
+    if observe is not None:
+        observe(0, fitness.evaluations, best, best_value, np.median(values))
     while (target is None or best_value > target) and generation < settings.generations:
         generation += 1
         population, values, children, child_values = step(population, values, settings, fitness,
@@ -55,11 +62,14 @@ def run(settings: GaSettings, board: int, seed: int) -> Result:
             best, best_value = children[first].copy(), child_values[first]
         history.append(values)
         counted.append(fitness.evaluations)
-    pairs = int(best_value) if settings.fitness == "pairs" else int(Conflicts(board)(best[None])[0])
+        if observe is not None:
+            observe(generation, fitness.evaluations, best, best_value, np.median(values))
+    conflicts = (int(best_value) if settings.fitness == problem.measures[0]
+                 else int(problem.conflicts(board, best[None])[0]))
     return Result(
         solved=bool(best_value <= settings.solved_at),
-        conflicts=pairs,
-        evaluations=fitness.evaluations,
+        conflicts=conflicts,
+        work=fitness.evaluations,
         solution=best,
         generations=generation,
         trace=trace(np.array(history), np.array(counted)),
@@ -134,7 +144,7 @@ def _cross_pairs(children: np.ndarray, settings: GaSettings, randomness: Randomn
     """Crosses children 0-1, 2-3, ... over, each pair with probability cxpb, as DEAP's varAnd
     pairs them; returns which children were crossed."""
     crossed = np.zeros(len(children), dtype=bool)
-    if isinstance(settings.crossover, NoCrossover):
+    if settings.crossover.name == "none":
         return crossed
     for i in range(1, len(children), 2):
         if randomness.random.random() < settings.cxpb:

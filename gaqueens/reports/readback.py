@@ -16,7 +16,7 @@ import pandas as pd
 
 RELATIVE = 1e-9
 TEXT = ("algorithm", "unit", "solution", "placements", "verdict")
-WHOLE = ("board", "seed", "conflicts", "generations", "evaluations")  # in runs.csv
+WHOLE = ("board", "seed", "conflicts", "generations", "work")  # in runs.csv
 NUMBERS = (*WHOLE, "seconds")
 SOLVED = {"True": True, "False": False}
 
@@ -24,7 +24,7 @@ SOLVED = {"True": True, "False": False}
 def read_runs(source) -> pd.DataFrame:
     """runs.csv (a path or a file object) with its numbers as numbers: a cell that is not one
     becomes NaN, and ``solved`` other than True or False None, for the verifier to refuse
-    (gaqueens/checks.py)."""
+    (gaqueens/runtime/claims.py)."""
     frame = pd.read_csv(source, dtype={column: str for column in (*TEXT, "solved")})
     for column in NUMBERS:
         if column in frame.columns:

@@ -1,15 +1,15 @@
-"""Where the runs execute: this process, a pool of local processes, or a Dask cluster.
+"""Where the runs execute: this process, or a pool of local processes (a Dask cluster:
+gaqueens.runtime.cluster).
 
-Each executor takes batches (name, algorithm, settings, board, seeds) and yields each batch's
+Each executor takes batches (gaqueens.runtime.batches.Batch) and yields each batch with its
 results as it finishes, in any order; the sweep stores them. A run's result depends only on its
 settings and seed, so the executor changes nothing but the time.
 
 When a worker dies. A local worker process that dies (killed, out of memory) loses only the
 batch it was running (and the next, sent ahead but not started): a new process takes its place
-and both are sent again, so the sweep ends with the rows it would have had. A batch whose worker dies LOST_LIMIT times raises
-WorkerLost naming its runs. On Dask the scheduler itself runs a lost worker's tasks again (up to
-its ``distributed.scheduler.allowed-failures``); a batch it gives up on (KilledWorker), or a
-scheduler that goes away, raises ClusterFailed. tests/test_faults.py kills real workers of both.
+and both are sent again, so the sweep ends with the rows it would have had. A batch whose
+worker dies LOST_LIMIT times raises WorkerLost naming its runs; one that runs out of memory
+raises OutOfMemory. tests/test_faults.py kills real workers.
 
 Processes are forked only while this process runs a single thread (forking copies one thread
 and whatever locks the others held); otherwise, and on systems without fork, they are spawned.
@@ -17,7 +17,6 @@ and whatever locks the others held); otherwise, and on systems without fork, the
 
 from __future__ import annotations
 
-import itertools
 import multiprocessing
 import signal
 import sys
@@ -28,59 +27,56 @@ from collections import Counter, deque
 from multiprocessing.connection import wait
 from typing import Iterable, Iterator
 
-from gaqueens.manifest import code_identity
-from gaqueens.registry import execute_batch
-
-Batch = tuple  # (name the runs are stored by, registry.Algorithm, settings, board, [seeds])
+from gaqueens.core.errors import Fault
+from gaqueens.runtime.batches import Batch
 LOST_LIMIT = 3  # deaths of the same batch's worker before the sweep gives up
 STOP_SECONDS = 2.0  # workers are given this long to end on SIGTERM, then killed
 
 
-class Unreachable(Exception):
-    """The Dask scheduler cannot be reached."""
-
-
-class WorkerLost(Exception):
+class WorkerLost(Fault):
     """The worker processes running one batch died LOST_LIMIT times."""
 
 
-class WorkerFailed(Exception):
+class WorkerFailed(Fault):
     """A run raised an exception in a worker process: a bug; ``details`` is its traceback."""
 
-    def __init__(self, message: str, details: str):
-        super().__init__(message)
-        self.details = details
+
+class OutOfMemory(Fault):
+    """A batch ran out of memory (MemoryError) where it ran: the message names its runs."""
 
 
-class ClusterFailed(Exception):
-    """The Dask cluster cannot finish the runs: it gave up on a batch, or went away."""
+OUT_OF_MEMORY = "MemoryError"  # how a worker's reply names a batch that ran out of memory
 
 
-def describe(batch: Batch) -> str:
-    """The runs of a batch in a few words: its algorithm, board and seeds."""
-    name, _, _, board, seeds = batch
-    shown = f"seed {seeds[0]}" if len(seeds) == 1 else f"seeds {seeds[0]} to {seeds[-1]}"
-    return f"{name} on board {board}, {shown}"
+def out_of_memory(batch: Batch, where: str) -> OutOfMemory:
+    return OutOfMemory(f"{batch} ran out of memory (MemoryError) {where}: run "
+                       "smaller boards, or give the workers more memory")
 
 
-def _run(batch: Batch):
-    return batch, execute_batch(*batch[1:])
+def run_batch(batch: Batch):
+    """A batch and its results, computed here."""
+    return batch, batch.run()
 
 
 def in_process(batches: Iterable[Batch]) -> Iterator:
     for batch in batches:
-        yield _run(batch)
+        try:
+            yield run_batch(batch)
+        except MemoryError:
+            raise out_of_memory(batch, "in this process") from None
 
 
 def starmap(function, tasks: list[tuple], workers: int) -> list:
     """``function(*task)`` for each of ``tasks``, in order, on ``workers`` processes (forked
     where the system forks, else spawned), or here when ``workers`` is 1: for the checks that
-    run many seeds outside a sweep (fidelity, agreement), which store nothing."""
+    run many seeds outside a sweep (fidelity, agreement), which store nothing. Each task is
+    handed out on its own (a task is already a batch of runs), so that a slow one holds back no
+    others queued behind it in the same worker."""
     if workers <= 1:
         return [function(*task) for task in tasks]
     method = "fork" if sys.platform == "linux" and threading.active_count() == 1 else "spawn"
     with multiprocessing.get_context(method).Pool(workers) as pool:
-        return pool.starmap(function, tasks)
+        return pool.starmap(function, tasks, chunksize=1)
 
 
 # ---- local processes ---------------------------------------------------------------------
@@ -106,7 +102,9 @@ def _serve(connection, inherited) -> None:
         except (EOFError, OSError):
             return
         try:
-            reply = (index, None, execute_batch(*batch[1:]))
+            reply = (index, None, batch.run())
+        except MemoryError:
+            reply = (index, OUT_OF_MEMORY, None)  # no room, perhaps, for a traceback
         except Exception:
             reply = (index, traceback.format_exc(), None)
         try:
@@ -161,9 +159,12 @@ class _Pool:
                             pass  # it died: its sentinel is ready too, or soon
                         else:
                             held.remove(done)
+                            if failure == OUT_OF_MEMORY:
+                                raise out_of_memory(batches[done], "in its worker process")
                             if failure:
-                                raise WorkerFailed(f"{describe(batches[done])} raised "
-                                                   f"{failure.strip().splitlines()[-1]}", failure)
+                                raise WorkerFailed(
+                                    f"a run failed in its worker process: {batches[done]} "
+                                    f"raised {failure.strip().splitlines()[-1]}", failure)
                             yield batches[done], results
                             continue
                     if ours in ready or process.sentinel in ready:
@@ -198,7 +199,7 @@ class _Pool:
             running = held[0]
             lost[running] += 1
             if lost[running] >= LOST_LIMIT:
-                raise WorkerLost(f"the worker process running {describe(batches[running])} died "
+                raise WorkerLost(f"the worker process running {batches[running]} died "
                                  f"{lost[running]} times (the last {_how(process.exitcode)})")
             todo.extendleft(reversed(held))
         if todo:
@@ -239,80 +240,3 @@ def local_pool(batches: list[Batch], workers: int):
     Linux: they start without importing anything again); iterating gives results as they
     come, and ``close()`` ends the workers."""
     return _Running(_Pool(workers), batches)
-
-
-# ---- Dask ----------------------------------------------------------------------------------
-
-
-def connect(address: str):
-    """A client of the Dask scheduler at ``address``, or Unreachable within a few seconds, or
-    when its workers run other code than this process (manifest.code_identity), as runs
-    record this process's code."""
-    try:
-        from distributed import Client
-    except ImportError:
-        raise Unreachable("--scheduler needs Dask: pip install 'gaqueens[cluster]'") from None
-    try:
-        client = Client(address, timeout="5s", set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as error:
-        raise Unreachable(f"--scheduler {address}: no Dask scheduler answers there ({error})") from None
-    others = {code for code in client.run(code_identity).values() if code != code_identity()}
-    if others:
-        client.close()
-        raise Unreachable(f"--scheduler {address}: its workers run other code ({others.pop()}) "
-                          f"than this sweep ({code_identity()}): install the same gaqueens there")
-    return client
-
-
-IN_FLIGHT = 2  # batches submitted to the cluster per worker thread, at most, at a time
-
-
-def dask_cluster(batches: list[Batch], client, in_flight: int | None = None) -> Iterator:
-    """Batches submitted through a Dask ``client``; results come back to this process, so the
-    store keeps a single writer. At most ``in_flight`` batches (IN_FLIGHT per worker thread by
-    default) are out at a time, the next submitted as one's results arrive, whose future is
-    then dropped: the cluster holds a few batches' results, however many runs (submitted all
-    at once, every result stayed on the workers until the sweep's end)."""
-    from concurrent.futures import CancelledError
-
-    from distributed import KilledWorker, as_completed
-
-    if not batches:
-        return
-    threads = sum(client.nthreads().values()) if in_flight is None else 0
-    limit = in_flight or max(1, IN_FLIGHT * threads)
-    waiting = iter(batches)
-    running = {}  # future -> its batch, while its results are not yet here
-
-    def submit(count: int) -> list:
-        futures = []
-        for batch in itertools.islice(waiting, count):
-            future = client.submit(_run, batch, pure=False)
-            running[future] = batch
-            futures.append(future)
-        return futures
-
-    completed = as_completed(submit(limit), loop=client.loop)
-    try:
-        with client.as_current():
-            for future in completed:
-                batch = running.pop(future)
-                try:
-                    result = future.result()
-                except KilledWorker:
-                    raise ClusterFailed(
-                        f"the Dask workers running {describe(batch)} died each time "
-                        "and the scheduler gave up on it (KilledWorker; see its "
-                        "distributed.scheduler.allowed-failures)") from None
-                except (CancelledError, OSError, TimeoutError) as error:
-                    address = getattr(client.scheduler, "address", "")
-                    raise ClusterFailed(
-                        f"the Dask scheduler {address} stopped answering while running "
-                        f"{describe(batch)} ({type(error).__name__})") from None
-                del future  # the last reference: the cluster forgets its results
-                completed.update(submit(1))
-                yield result
-    finally:
-        pending = [future for future in running if not future.done()]
-        if pending and client.status == "running":
-            client.cancel(pending)

@@ -4,6 +4,7 @@ experiment file, the docs and the tests read the same range."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 
 
@@ -67,6 +68,25 @@ class OneOf:
 
     def accepts(self, value) -> bool:
         return isinstance(value, str) and value in self.choices
+
+
+@dataclass(frozen=True)
+class Text:
+    """A string matching ``pattern`` (a regular expression, matched whole), described as
+    ``described``; with ``or_none``, None too."""
+
+    pattern: str
+    described: str
+    or_none: bool = False
+
+    @property
+    def expected(self) -> str:
+        return self.described + (", or none" if self.or_none else "")
+
+    def accepts(self, value) -> bool:
+        if value is None:
+            return self.or_none
+        return isinstance(value, str) and re.fullmatch(self.pattern, value) is not None
 
 
 def setting(default, allowed):

@@ -1,7 +1,7 @@
 """numba's compiler for the kernels of the classic solvers and the counter, with its cache.
 
 The inner loops of the local search, min-conflicts and the counter are compiled by numba
-(gaqueens.baselines.local_search_kernel, min_conflicts_kernel, gaqueens.baselines.counting_kernel).
+(gaqueens.baselines.local_search_kernel, min_conflicts_kernel, gaqueens.problems.nqueens.counting_kernel).
 numba installs from wheels (numba and llvmlite, no compiler needed) and is imported only
 inside those runs, never by the GA's sweeps: importing it costs about 0.2 s.
 

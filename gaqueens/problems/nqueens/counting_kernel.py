@@ -1,10 +1,10 @@
 """The counter's compiled kernel: the solutions below a placement of the first rows, sorted by
-the turns that leave them unchanged (gaqueens.baselines.counting says how they are spread and summed).
+the turns that leave them unchanged (gaqueens.problems.nqueens.counting says how they are spread and summed).
 
 Bitwise, after Richards: bit c stands for column c; the columns taken and the diagonals
 attacked from the rows above are masks, shifted a place per row, so a row's free columns are
 one expression and each is taken as the lowest set bit. Depth first without recursion: a
-stack of those masks, one entry per row. Compiled by numba without the GIL (gaqueens.baselines.jit), so
+stack of those masks, one entry per row. Compiled by numba without the GIL (gaqueens.core.jit), so
 threads count different placements at once; boards up to 18 keep every mask within 64 bits.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gaqueens.baselines.jit import kernel
+from gaqueens.core.jit import kernel
 
 DEPTH = 3  # the rows placed before the kernel starts: the tasks spread over the threads
 

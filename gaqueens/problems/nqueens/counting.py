@@ -4,7 +4,7 @@ Source: M. Richards, "Backtracking algorithms in MCPL using bit patterns and rec
 a queen per row, the columns and the two diagonals attacked from above kept as bit masks
 (bit c for column c), shifted a place per row, so a row's free columns are one expression
 and each is taken as the lowest set bit. The search is compiled (numba, in
-gaqueens.baselines.counting_kernel, imported only when counting).
+gaqueens.problems.nqueens.counting_kernel, imported only when counting).
 
 Halving by the mirror: reflecting a solution left to right gives another, with its first
 queen on the other side, so only solutions whose first queen lies in the left half are
@@ -79,7 +79,7 @@ def count(n: int, workers: int | None = None) -> tuple[int, int]:
         return 0, 0
     import numpy as np
 
-    from gaqueens.baselines.counting_kernel import DEPTH, count_below
+    from gaqueens.problems.nqueens.counting_kernel import DEPTH, count_below
 
     prefixes = [np.array(prefix, dtype=np.int64) for prefix in tasks(n, DEPTH)]
     pool = ThreadPoolExecutor(max_workers=workers or cores())

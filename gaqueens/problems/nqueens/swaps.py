@@ -1,13 +1,13 @@
 """The batched engine's fitness: a swap child's conflicts from its parent's diagonal counts
 (a swap touches at most eight diagonals) instead of a recount, and the evaluations counted per
 run (gaqueens/ga/batched.py). tests/test_swap_conflicts.py checks them against
-board.Conflicts, the full count."""
+the N-Queens Conflicts, the full count."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from gaqueens.board import FITNESSES, Conflicts
+from gaqueens.problems.nqueens.fitness import Conflicts, FITNESSES
 
 
 class SwapConflicts:
@@ -86,12 +86,26 @@ class SwapConflicts:
 class RunsFitness:
     """The GA's fitness for several runs at once (gaqueens.ga.batched), counting per run as
     Fitness counts for one: ``evaluations[r]`` is the genomes scored for the run in place r.
-    ``whole`` scores whole genomes; ``children`` swap children from their parents' counters
-    (SwapConflicts); ``keep`` drops the runs that ended, as the runs' arrays drop them."""
+    ``whole`` scores whole genomes and gives the state kept beside each (its ``state_width``
+    diagonal counters); ``touched`` names the counters of swaps, ``children`` scores swap
+    children from their parents' counters (SwapConflicts), ``move`` makes the swaps in the
+    counters; ``keep`` drops the runs that ended, as the runs' arrays drop them. It is what
+    the N-Queens problem's ``swaps`` gives (gaqueens.problems)."""
 
     def __init__(self, n: int, measure: str, runs: int):
         self.swaps = SwapConflicts(n, measure)
         self.evaluations = np.zeros(runs, dtype=np.int64)
+        self.state_width = 4 * n  # the diagonal counters kept beside each genome
+
+    def touched(self, entries: np.ndarray, columns: np.ndarray, offset: int) -> np.ndarray:
+        """The counters a swap changes (SwapConflicts.diagonals), where genomes and their
+        counters lie side by side in a flat array and a genome's counters start ``offset``
+        after its first entry."""
+        return self.swaps.diagonals(entries, columns, offset)
+
+    def move(self, flat: np.ndarray, touched: np.ndarray) -> None:
+        """Makes the swaps in the counters of ``flat`` (SwapConflicts.move)."""
+        self.swaps.move(flat, touched)
 
     def whole(self, genomes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The fitness (runs, k) and the diagonal counters (runs * k, 4n) of genomes of shape

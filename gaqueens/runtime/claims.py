@@ -1,20 +1,21 @@
-"""The independent verifier (gaqueens.board) applied to a run's claims, as a sweep stores the
-run, as the exports write it, and as ``python -m gaqueens.verify`` reads it back.
+"""The problem's independent verifier (its ``reject``: for N-Queens
+gaqueens.problems.nqueens.verifier) applied to a run's claims, as a sweep stores the run, as
+the exports write it, and as ``python -m gaqueens.verify`` reads it back.
 
-What a run of an entry may claim (``Claims``) comes from the entry: its algorithm's unit of
-work, whether its placements are permutations (every algorithm's but min-conflicts', whose
-queens may share a column until it solves: gaqueens/baselines/min_conflicts.py, and a plug-in
-that says PERMUTATION = False), and for a GA the fitness at or below which a run is solved
-(its target, 0 with target none) and which fitness it is (pairs or excess). A run passes when:
+What a run of an entry may claim (``Claims``) comes from the entry: its problem, its
+algorithm's unit of work, whether its genomes are permutations (every algorithm's but
+min-conflicts', whose queens may share a column until it solves:
+gaqueens/baselines/min_conflicts.py, and a plug-in that says PERMUTATION = False), and for a
+GA the fitness at or below which a run is solved (its target, 0 with target none) and which
+measure it is (N-Queens: pairs or excess). A run passes when:
 
-- its placement has N columns, each a whole number from 0 to N-1 (a queen per row, on the
-  board), and is a permutation of 0..N-1 where its algorithm keeps permutations;
-- its conflicts are the attacking pairs the verifier counts, and it is solved exactly when its
-  fitness, recounted, is at most its target, a solution then passing the verifier's own test
-  (board.rejection);
+- its genome has N entries, each a whole number from 0 to N-1, and is a permutation of 0..N-1
+  where its algorithm keeps permutations;
+- the problem's verifier confirms its conflicts and that it is solved exactly when its
+  fitness, recounted, is at most its target;
 - its unit of work is its algorithm's.
 
-A row without its placement (a compact runs file) is checked for the last two only, solved
+A row without its genome (a compact runs file) is checked for the last two only, solved
 against its conflicts.
 """
 
@@ -24,31 +25,37 @@ import math
 import numbers
 from dataclasses import dataclass
 
-from gaqueens import registry
-from gaqueens.board import diagonal_excess, rejection
+import gaqueens.baselines  # noqa: F401  (registers the built-in solvers)
+import gaqueens.ga  # noqa: F401  (registers the GA)
+from gaqueens import problems
+from gaqueens.core import algorithms
+from gaqueens.core.errors import Rejected
+from gaqueens.core.registry import Unknown
 from gaqueens.ga import UNIT as GA_UNIT
 
 
-class Invalid(Exception):
+class Invalid(Rejected):
     """A stored run, or a file exported from the runs, fails the verifier: the store or the
     file was altered, or a bug wrote it."""
 
 
 @dataclass(frozen=True)
 class Claims:
-    """What a run may claim: its unit, whether its placement is a permutation, the fitness at
-    or below which it is solved, and that fitness's name."""
+    """What a run may claim: its unit, whether its genome is a permutation, the fitness at or
+    below which it is solved, that fitness's measure, and its problem."""
 
     unit: str
     permutation: bool = True
     solved_at: int = 0
     fitness: str = "pairs"
+    problem: str = problems.DEFAULT
 
 
-def claims(algorithm: registry.Algorithm, settings) -> Claims:
+def claims(algorithm: algorithms.Algorithm, settings) -> Claims:
     """The claims of runs of ``algorithm`` with these settings (a settings object)."""
     return Claims(algorithm.unit, algorithm.permutation, getattr(settings, "solved_at", 0),
-                  getattr(settings, "fitness", "pairs"))
+                  getattr(settings, "fitness", "pairs"),
+                  getattr(settings, "problem", problems.DEFAULT))
 
 
 def entry_claims(entries) -> dict[str, Claims]:
@@ -56,17 +63,17 @@ def entry_claims(entries) -> dict[str, Claims]:
     return {entry.name: claims(entry.runner, entry.settings) for entry in entries}
 
 
-def stored_algorithm(name: str, settings: dict) -> tuple[str, registry.Algorithm]:
+def stored_algorithm(name: str, settings: dict) -> tuple[str, algorithms.Algorithm]:
     """The algorithm of an entry known only by its name and its settings as the store and the
     manifest record them (gaqueens/experiment/written.py), told apart as a file's reader tells
     them: a plug-in by its import path, a baseline by its name, else a GA. Raises
-    registry.Unknown for a plug-in that is not installed here."""
+    Unknown for a plug-in that is not installed here."""
     if "plugin" in settings:
-        return name, registry.plugin(str(settings["plugin"]))
+        return name, algorithms.plugin(str(settings["plugin"]))
     try:
-        return name, registry.algorithm(name, "baseline")
-    except registry.Unknown:
-        return "ga", registry.ALGORITHMS["ga"]
+        return name, algorithms.find(name, "baseline")
+    except Unknown:
+        return "ga", algorithms.ALGORITHMS["ga"]
 
 
 def stored_claims(name: str, settings: dict) -> Claims:
@@ -76,8 +83,9 @@ def stored_claims(name: str, settings: dict) -> Claims:
         return Claims(spec.unit, spec.permutation)
     stop = settings.get("stop", {})
     target = stop.get("target", 0) if isinstance(stop, dict) else 0
-    return Claims(GA_UNIT, True, 0 if target == "none" else int(target),
-                  str(settings.get("fitness", "pairs")))
+    problem = str(settings.get("problem", problems.DEFAULT))
+    fitness = settings.get("fitness") or problems.get(problem).measures[0]
+    return Claims(GA_UNIT, True, 0 if target == "none" else int(target), str(fitness), problem)
 
 
 def placement(text) -> list[int] | None:
@@ -89,14 +97,15 @@ def placement(text) -> list[int] | None:
         return None
 
 
-def own_best(conflicts: int, solution, fitness: str) -> int | None:
+def own_best(conflicts: int, solution, fitness: str, problem: str = problems.DEFAULT) -> int | None:
     """A GA run's own best in its fitness measure, as its trace counts: its ``conflicts``
-    (attacking pairs, what runs report) or, for the excess fitness, the excess of its
-    placement; None for a placement that cannot be read."""
-    if fitness == "pairs":
+    (what runs report) where it minimises the problem's conflicts, else its genome's measure
+    recounted by the verifier (N-Queens: the excess); None for a genome that cannot be read."""
+    solved_by = problems.get(problem)
+    if fitness == solved_by.measures[0]:
         return int(conflicts)
     columns = placement(solution)
-    return None if columns is None else diagonal_excess(columns)
+    return None if columns is None else solved_by.measured(len(columns), columns, fitness)
 
 
 def run_problem(rule: Claims, columns, board: int, conflicts: int, solved: bool) -> str | None:
@@ -108,7 +117,8 @@ def run_problem(rule: Claims, columns, board: int, conflicts: int, solved: bool)
         return f"its placement has a column outside 0 to {board - 1}"
     if rule.permutation and len(set(columns)) != board:
         return f"its placement is not a permutation of 0 to {board - 1}"
-    return rejection(columns, board, conflicts, solved, rule.solved_at, rule.fitness)
+    return problems.get(rule.problem).reject(board, columns, conflicts, solved, rule.solved_at,
+                                             rule.fitness)
 
 
 def row_problem(row, rule: Claims) -> str | None:
@@ -116,14 +126,15 @@ def row_problem(row, rule: Claims) -> str | None:
     runs.csv; ``solution`` may be missing), or None."""
     if row.unit != rule.unit:
         return f"its unit is {row.unit!r}, its algorithm counts {rule.unit!r}"
-    for column in ("board", "seed", "conflicts", "evaluations", "generations", "seconds"):
+    for column in ("board", "seed", "conflicts", "work", "generations", "seconds"):
         value = getattr(row, column)
         if not (isinstance(value, numbers.Real) and math.isfinite(value) and value >= 0):
             return f"its {column} is {value!r}, expected a number >= 0"
     if row.solved not in (True, False):
         return f"its solved is {row.solved!r}, expected True or False"
     if not hasattr(row, "solution"):
-        if rule.fitness == "pairs" and bool(row.solved) != (row.conflicts <= rule.solved_at):
+        first = problems.get(rule.problem).measures[0]
+        if rule.fitness == first and bool(row.solved) != (row.conflicts <= rule.solved_at):
             return f"it reports {row.conflicts} conflicts and solved: {bool(row.solved)}"
         return None
     columns = placement(row.solution)

@@ -1,0 +1,63 @@
+"""N-Queens: n queens on an n x n board, one per row, none attacking another.
+
+A genome is a placement: entry r is the column of the queen in row r, a permutation of
+0..n-1, so rows and columns never clash and only the diagonals can. Its conflicts are the
+pairs of queens that attack each other.
+
+    fitness.py         the GA's batched fitness by two measures, counting its evaluations
+    swaps.py           a swap child's fitness from its parent's diagonal counts (the batched GA)
+    verifier.py        the independent verifier, which imports nothing of what makes answers
+    facts.py           random placements' mean conflicts, known solution counts, the drawing
+    counting.py        every solution counted (and its compiled kernel, counting_kernel.py)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gaqueens.problems import PROBLEMS, Problem, placements_text
+from gaqueens.problems.nqueens import facts, verifier
+from gaqueens.problems.nqueens.fitness import FITNESSES, Conflicts, Fitness
+
+
+class NQueens(Problem):
+    """N-Queens behind the problem interface (gaqueens.problems)."""
+
+    name = "nqueens"
+    title = "N-Queens"
+    measures = FITNESSES  # pairs (published), excess (DEAP's own N-Queens example)
+    conflicts_label = "attacking pairs"
+    incremental = True
+
+    def evaluate(self, size: int, genomes: np.ndarray, measure: str) -> np.ndarray:
+        return Conflicts(size, measure)(np.asarray(genomes))
+
+    def fitness(self, size: int, measure: str | None = None) -> Fitness:
+        return Fitness(size, measure or "pairs")  # its own buffers: one run at a time
+
+    def reject(self, size, solution, conflicts, solved, solved_at, measure):
+        return verifier.rejection(solution, size, conflicts, solved, solved_at, measure)
+
+    def measured(self, size: int, solution, measure: str) -> int:
+        if measure == "pairs":
+            return verifier.attacking_pairs(solution)
+        return verifier.diagonal_excess(solution)
+
+    def has_solution(self, size: int) -> bool:
+        return facts.has_solution(size)
+
+    def facts(self, size: int) -> dict:
+        return {"placements": placements_text(size),
+                "solutions": (facts.known_solutions(size) or (None,))[0],
+                "random_conflicts": facts.mean_attacking_pairs(size)}
+
+    def drawing(self, solution) -> str:
+        return facts.drawing(solution)
+
+    def swaps(self, size: int, measure: str, runs: int):
+        from gaqueens.problems.nqueens.swaps import RunsFitness
+
+        return RunsFitness(size, measure, runs)
+
+
+PROBLEM = PROBLEMS.register("nqueens", NQueens(), place="gaqueens.problems.nqueens.NQueens")

@@ -1,0 +1,76 @@
+"""Running algorithms where the runs execute: one run timed, a batch of runs, and the memory a
+batch needs (gaqueens.core.algorithms says what an algorithm is).
+
+A run's ``seconds`` is the wall time around the whole run; what a process pays once for an
+algorithm with given settings (the modules its code imports, numpy's first calls, a compiled
+kernel's loading) is paid first by an untimed run (``warm``), so that equal settings get
+equal times whichever entry comes first.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+from gaqueens.core.algorithms import Algorithm
+from gaqueens.core.result import Result
+
+WARM_BOARD = 8  # the board of the untimed run that pays an algorithm's one-off costs
+_WARMED: set = set()  # the (algorithm, settings) this process has run untimed
+
+
+def warm(algorithm: Algorithm, settings) -> None:
+    """Pays, once a process, what the first run of an algorithm with these settings pays on
+    top of its own work: its ``prepare``, then an untimed run on board WARM_BOARD, seed 0 (the
+    algorithm's own ``warm`` where it has one: the GA's caps the generations). A failing
+    untimed run is ignored: the timed run says what is wrong."""
+    key = (algorithm.run, repr(settings))
+    if key in _WARMED:
+        return
+    _WARMED.add(key)
+    try:
+        if algorithm.prepare is not None:
+            algorithm.prepare()
+        if algorithm.warm is not None:
+            algorithm.warm(settings)
+        else:
+            algorithm.run(settings, WARM_BOARD, 0)
+    except Exception:
+        pass
+
+
+def execute(algorithm: Algorithm, settings, board: int, seed: int) -> Result:
+    """Runs one algorithm once, with ``seconds`` the wall time around the whole run, after
+    ``warm``."""
+    warm(algorithm, settings)
+    start = time.perf_counter()
+    result = algorithm.run(settings, board, seed)
+    return replace(result, seconds=time.perf_counter() - start)
+
+
+def runs_together(algorithm: Algorithm, settings, board: int) -> bool:
+    """Whether a batch's runs advance together in one array (the GA's published family, whose
+    larger batches cost less per run)."""
+    return algorithm.together is not None and algorithm.together(settings, board)
+
+
+def execute_batch(algorithm: Algorithm, settings, board: int, seeds: list[int]) -> list[tuple[int, Result]]:
+    """Runs one algorithm on one board for several seeds: the unit of work sent to a worker.
+    An algorithm with ``run_many`` (the GA) runs them its way, each run its seed's own, its
+    ``seconds`` its share of the batch's wall time where they advance together; any other one
+    after the other."""
+    if algorithm.run_many is not None:
+        warm(algorithm, settings)
+        return list(zip(seeds, algorithm.run_many(settings, board, seeds)))
+    return [(seed, execute(algorithm, settings, board, seed)) for seed in seeds]
+
+
+def need(algorithm: Algorithm, settings, board: int, runs: int = 1) -> int | None:
+    """The peak memory, in bytes, that a batch of ``runs`` runs on this board needs in its
+    worker, as the algorithm states it (its ``memory``), or None where it states none: runs
+    advanced together need their sum, others one run's at a time."""
+    if algorithm.memory is None:
+        return None
+    if runs_together(algorithm, settings, board):
+        return int(algorithm.memory(settings, board, runs))
+    return int(algorithm.memory(settings, board))
