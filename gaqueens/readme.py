@@ -179,23 +179,24 @@ def agreement(results: Path) -> str:
     return text[text.index("\n\n") + 2:]  # without its title
 
 
-def bench(results: Path) -> str:
-    path = results / "bench" / "bench.md"
-    if not path.exists():
-        return "(no results yet: run `python -m gaqueens.bench --out results/bench`)"
-    return path.read_text(encoding="utf-8").strip()
-
-
-def scale(results: Path) -> str:
-    path = results / "scale" / "scale.md"
-    if not path.exists():
-        return "(no results yet: run `python -m gaqueens.bench.scale --out results/scale`)"
-    return path.read_text(encoding="utf-8").strip()
+def performance(results: Path) -> str:
+    """Every goal of the benchmark and of the 100,000-run sweep with its figure and whether it
+    was met, from the goals.csv each writes beside its report (python -m gaqueens.bench,
+    python -m gaqueens.bench.scale)."""
+    lines = ["| figure | measured | goal | met |", "|---|---|---|---|"]
+    for name, command in (("bench", "gaqueens.bench"), ("scale", "gaqueens.bench.scale")):
+        path = results / name / "goals.csv"
+        if not path.exists():
+            lines.append(f"| (no results yet: run `python -m {command} --out results/{name}`) | | | |")
+            continue
+        for row in pd.read_csv(path, keep_default_na=False).itertuples():
+            lines.append(f"| {row.figure} | {row.measured} | {row.goal} | {row.met} |")
+    return "\n".join(lines)
 
 
 SECTIONS = {"table": table, "fidelity": fidelity, "ablation": ablation,
             "deap-example": deap_example, "agreement": agreement, "sensitivity": sensitivity,
-            "baselines": baselines, "scaling": scaling, "bench": bench, "scale": scale}
+            "baselines": baselines, "scaling": scaling, "performance": performance}
 
 
 def render(text: str, results: Path) -> str:

@@ -28,3 +28,29 @@ def test_ci_runs_the_readme_test_command():
 def test_generated_sections_match_the_committed_results():
     text = (ROOT / "README.md").read_text()
     assert readme.render(text, ROOT / "results") == text
+
+
+def test_the_readme_starts_with_the_user_and_stays_short():
+    text = (ROOT / "README.md").read_text()
+    headings = re.findall(r"^## (.+)$", text, re.M)
+    assert len(text.splitlines()) <= 450
+    assert headings.index("Experiment files") < headings.index("The published table, reproduced")
+    assert headings.index("Extending") < headings.index("Performance")
+
+
+def test_the_layout_table_names_every_folder_of_the_package_and_nothing_else():
+    text = (ROOT / "README.md").read_text()
+    layout = text[text.index("## Layout"):text.index("## Regenerating")]
+    named = set(re.findall(r"^\| `gaqueens/(\w+)/`", layout, re.M))
+    folders = {path.name for path in (ROOT / "gaqueens").iterdir()
+               if path.is_dir() and path.name != "__pycache__"}
+    assert named == folders
+
+
+def test_the_performance_section_lists_each_goal_from_goals_csv(tmp_path):
+    (tmp_path / "bench").mkdir()
+    (tmp_path / "bench" / "goals.csv").write_text(
+        "figure,measured,goal,met\nboard 8: engine / genoxide,0.38,at most 0.4,met\n")
+    section = readme.performance(tmp_path)
+    assert "| board 8: engine / genoxide | 0.38 | at most 0.4 | met |" in section
+    assert "python -m gaqueens.bench.scale --out results/scale" in section  # no scale goals yet
