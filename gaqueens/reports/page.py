@@ -58,6 +58,8 @@ def number(value) -> str:
         return value
     if isinstance(value, bool):
         return str(value)
+    if isinstance(value, float) and math.isinf(value):
+        return "∞" if value > 0 else "-∞"
     if float(value) == int(value) and abs(value) < 1e15:
         return f"{int(value):,}"
     if abs(value) >= 1000:
@@ -179,7 +181,7 @@ def player_section(data: dict, standalone: bool = False) -> str:
     if not data["runs"]:
         return ("<section id=\"watch\"><h2>Watch a run</h2><p class=\"note\">No GA run to "
                 "replay here (no GA entry, or no manifest giving its settings).</p></section>")
-    embedded = page_player.describe(data)
+    embedded = ("" if standalone else page_player.describe(data))
     payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
     heading = "" if standalone else "<h2>Watch a run</h2>"
     return f"""<section id="watch">{heading}
@@ -226,8 +228,10 @@ fetches nothing.</footer>
 def write(path, settings: dict | None = None, store=None) -> Path:
     """Writes ``path``/index.html from the folder's exports; ``settings`` (entry name ->
     GaSettings) are the GA entries' settings, read from the manifest when None; ``store``, the
-    folder's open store, tells the code of each run. Returns the page's path."""
+    folder's open store, gives the runs and the code that made each. Returns the page's path."""
     folder = page_data.read(path)
+    if store is not None:  # the stored runs, their placements included
+        folder.runs = store.runs()
     names = set(folder.summary["algorithm"])
     if settings is None:
         settings = page_data.ga_settings(folder.manifest, names)
@@ -252,7 +256,7 @@ def write(path, settings: dict | None = None, store=None) -> Path:
 
 def player_page(path, algorithm: str, item: dict) -> None:
     """Writes the player alone for one replayed run (page_player.replayed's ``item``)."""
-    data = {"runs": [dict(item, default=True)], "left_out": [], "code_notes": [], "larger": [],
+    data = {"runs": [dict(item, default=False)], "left_out": [], "code_notes": [], "larger": [],
             "replayed_up_to": page_player.REPLAYED_UP_TO, "all_seeds_up_to": 0}
     title = f"{algorithm} on board {item['board']}, seed {item['seed']}"
     lead = (f"{'Solved' if item['solved'] else 'Not solved'} after {item['work']:,} evaluations. "

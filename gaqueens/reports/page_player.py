@@ -2,8 +2,9 @@
 (gaqueens.reports.trace) when the page is written: a page opened from file:// cannot run the
 GA, so the frames of a bounded set of runs are embedded in it.
 
-Embedded, in this order, while the stored runs' generations add up to at most
-GENERATION_BUDGET:
+Embedded, in this order, while the replays' costs add up to at most BUDGET, leaving out any
+run that alone costs more than RUN_BUDGET (a run's cost: its stored generations, plus one,
+times DEAP_COST on engine: deap, whose generations take about ten times as long):
 
     the default runs   per GA entry and board up to REPLAYED_UP_TO queens, the run of the
                        median seed: the seeds ordered by their work (an unsolved run's as
@@ -26,7 +27,9 @@ from gaqueens.runtime import manifest as manifests
 
 REPLAYED_UP_TO = 128  # boards drawn and replayed; larger ones get a note
 ALL_SEEDS_UP_TO = 16
-GENERATION_BUDGET = 300_000
+BUDGET = 150_000
+RUN_BUDGET = 20_000
+DEAP_COST = 10
 
 
 def median_seed(runs) -> int:
@@ -78,8 +81,9 @@ def choose(runs, settings: dict) -> tuple[list, list[str]]:
                                          & (first["seed"] == row.seed)].iloc[0], False))
     chosen, left, used = [], [], 0
     for row, default in wanted:
-        cost = int(row["generations"]) + 1
-        if used + cost > GENERATION_BUDGET:
+        cost = (int(row["generations"]) + 1) * (
+            DEAP_COST if getattr(settings[row["algorithm"]], "engine", "") == "deap" else 1)
+        if cost > RUN_BUDGET or used + cost > BUDGET:
             left.append(f"{row['algorithm']} board {row['board']} seed {row['seed']}")
             continue
         used += cost
@@ -98,8 +102,10 @@ def player_data(runs, settings: dict, codes: dict) -> dict:
     now = manifests.code_identity()
     differs = {name: sorted(code for code in made if code != now)
                for name, made in codes.items() if name in settings}
-    notes = [f"runs of {name} were made by {', '.join(made)}; the page replays them with {now}"
-             for name, made in differs.items() if made]
+    others = sorted({code for made in differs.values() for code in made})
+    notes = [f"The runs of {', '.join(n for n, made in differs.items() if made)} were made by "
+             f"{'; '.join(others)}; the page replays them with {now}, and marks any replay that "
+             "does not end where its stored run did."] if others else []
     larger = sorted({int(b) for b in runs["board"]} - set(range(REPLAYED_UP_TO + 1))) \
         if runs is not None and settings else []
     return {"runs": out, "left_out": left, "code_notes": notes, "larger": larger,
