@@ -160,15 +160,29 @@ def provenance_section(folder: page_data.Folder, codes: dict) -> str:
              ("executor", m.get("executor")),
              ("versions", ", ".join(f"{k} {v}" for k, v in m.get("versions", {}).items())),
              ("commit", (git.get("commit") or "-") + (" (with local changes)" if git.get("dirty") else "")),
-             ("code of the runs", m.get("code")),
+             ("code of the runs", _codes_text(m.get("code"))),
              ("started, ended", f"{m.get('started')} to {m.get('ended')} ({m.get('status')})"),
              ("host", ", ".join(f"{k} {v}" for k, v in m.get("host", {}).items()))]
+    recorded = m.get("code")
     for name, made in codes.items():
-        if len(made) > 1 or (m.get("code") and set(made) != {m.get("code")}):
+        expected = recorded.get(name) if isinstance(recorded, dict) else recorded
+        if len(made) > 1 or (expected and set(made) != {expected}):
             items.append((f"code of {name}'s runs", "; ".join(f"{count} runs by {code}"
                                                              for code, count in made.items())))
     rows = "".join(f"<dt>{e(k)}</dt><dd>{e(v)}</dd>" for k, v in items if v)
     return f"<section id=\"provenance\"><h2>Provenance</h2><dl class=\"provenance\">{rows}</dl></section>"
+
+
+def _codes_text(code) -> str | None:
+    """The manifest's code of the runs: one for all, or one per entry (its names joined)."""
+    if not isinstance(code, dict):
+        return code
+    by_code: dict[str, list[str]] = {}
+    for name, made in code.items():
+        by_code.setdefault(str(made), []).append(name)
+    if len(by_code) == 1:
+        return next(iter(by_code))
+    return "; ".join(f"{', '.join(names)}: {made}" for made, names in by_code.items())
 
 
 def files_section(folder: page_data.Folder) -> str:

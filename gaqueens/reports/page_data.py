@@ -134,4 +134,6 @@ def stored_codes(folder: Folder, store=None) -> dict[str, dict[str, int]]:
     if code is None or folder.runs is None:
         return {}
     counts = folder.runs.groupby("algorithm").size()
-    return {name: {code: int(count)} for name, count in counts.items()}
+    named = code if isinstance(code, dict) else {}
+    return {name: {named.get(name, code): int(count)} for name, count in counts.items()
+            if isinstance(named.get(name, code), str)}
