@@ -190,6 +190,7 @@
       var next = Number(slider.value) + 1;
       if (next >= run.frames.length) { stop(); return; }
       frame(next);
+      if (next === run.frames.length - 1) stop();
     }, Math.max(60, Math.min(600, 8000 / run.frames.length)));
   }
 
