@@ -61,7 +61,7 @@
     run = chosen;
     slider.min = 0;
     slider.max = run.frames.length - 1;
-    slider.value = run.frames.length - 1;
+    slider.value = 0;
     var words = ["Replayed from its settings and seed; a frame at each improvement of the best " +
                  "placement (" + run.frames.length + " frames)."];
     words.push(run.default ? "The run of the median seed." : "");
@@ -71,7 +71,7 @@
     note.className = run.matches ? "note" : "note warning";
     drawBoardFrame();
     drawCurve();
-    frame(run.frames.length - 1);
+    frame(0);
   }
 
   function columns(f) { return f[5].split(" ").map(Number); }
@@ -88,6 +88,7 @@
     board.textContent = "";
     var n = run.board;
     board.setAttribute("viewBox", "0 0 " + n + " " + n);
+    board.setAttribute("class", n > 32 ? "large" : "");
     var defs = el("defs", {}, board);
     var pattern = el("pattern", {id: "squares", width: 2, height: 2, patternUnits: "userSpaceOnUse"}, defs);
     el("rect", {width: 2, height: 2, "class": "light"}, pattern);
@@ -105,7 +106,7 @@
     lines.textContent = "";
     queens.textContent = "";
     var pairs = attacks(cols);
-    var width = Math.max(0.04, Math.min(0.12, 4 / n));
+    var width = Math.max(0.05, 1.6 * n / 440);  // about 1.6 pixels on a 440-pixel board
     pairs.forEach(function (p) {
       el("line", {x1: cols[p[0]] + 0.5, y1: p[0] + 0.5, x2: cols[p[1]] + 0.5, y2: p[1] + 0.5,
                   "class": "attack", "stroke-width": width}, lines);
@@ -113,7 +114,7 @@
     var attacked = {};
     pairs.forEach(function (p) { attacked[p[0]] = attacked[p[1]] = true; });
     cols.forEach(function (c, r) {
-      var queen = el("circle", {cx: c + 0.5, cy: r + 0.5, r: 0.36,
+      var queen = el("circle", {cx: c + 0.5, cy: r + 0.5, r: n > 48 ? 0.5 : 0.36,
                                 "class": attacked[r] ? "queen attacked" : "queen"}, queens);
       queen.setAttribute("data-queen", r + "," + c);
     });
@@ -165,6 +166,9 @@
     label("0", L, H - B + 16);
     label(xmax.toLocaleString("en"), W - R, H - B + 16, "end");
     label("evaluations", (L + W - R) / 2, H - 4);
+    var side = el("text", {x: 12, y: (T + H - B) / 2, "text-anchor": "middle",
+                           transform: "rotate(-90 12 " + (T + H - B) / 2 + ")"}, curve);
+    side.textContent = "fitness";
     var best = "", median = "";
     fs.forEach(function (f, i) {
       var next = i + 1 < fs.length ? fs[i + 1][1] : f[1];

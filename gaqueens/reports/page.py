@@ -36,8 +36,9 @@ SUMMARY_COLUMNS = (  # (column, heading), shown where summary.csv has them
     ("solved", "solved"), ("success_rate", "success rate"), ("ert", "ERT"),
     ("median", "median"), ("iqr", "q1 to q3"), ("interval", "95% interval"),
     ("reference", "published"), ("verdict", "verdict"),
-    ("detects", "detects ±"), ("median_seconds", "median s"),
+    ("detects", "detects"), ("median_seconds", "median time"),
 )
+TALL_ROWS = 24  # a table with more rows scrolls in a box of its own, its headings kept
 TEXT_COLUMNS = {"algorithm", "unit", "verdict", "reference"}
 
 
@@ -92,8 +93,18 @@ def table(frame, columns, *, caption: str = "", table_id: str = "") -> str:
         rows.append(f"<tr{published}>{''.join(cells)}</tr>")
     ident = f' id="{e(table_id)}"' if table_id else ""
     cap = f"<caption class=\"note\">{e(caption)}</caption>" if caption else ""
-    return (f'<div class="scroll"><table{ident}>{cap}<thead><tr>{head}</tr></thead>'
+    tall = " tall" if len(rows) > TALL_ROWS else ""
+    return (f'<div class="scroll{tall}"><table{ident}>{cap}<thead><tr>{head}</tr></thead>'
             f"<tbody>{''.join(rows)}</tbody></table></div>")
+
+
+def duration(seconds) -> str:
+    """A wall time in s, ms or µs, to 3 significant digits."""
+    if not isinstance(seconds, float) or seconds != seconds:
+        return "-"
+    for scale, unit in ((1, "s"), (1e-3, "ms"), (1e-6, "µs")):
+        if seconds >= scale or unit == "µs":
+            return f"{seconds / scale:.3g} {unit}"
 
 
 def ranged(frame, low: str, high: str):
@@ -106,19 +117,30 @@ def summary_section(folder: page_data.Folder) -> str:
     for name, low, high in (("iqr", "q1", "q3"), ("interval", "ci_low", "ci_high")):
         if low in summary.columns and high in summary.columns:
             summary = summary.assign(**{name: ranged(summary, low, high)})
-    notes = ["Work is counted in each algorithm's own unit (work in). The median is over the "
-             "runs, an unsolved run's work counting as infinite (-); q1 and q3 bound the middle "
-             "half; 95% low and high are the bootstrapped interval of the median."]
+    if "median_seconds" in summary.columns:
+        summary = summary.assign(median_seconds=[duration(v) for v in summary["median_seconds"]])
+    if "detects" in summary.columns:
+        summary = summary.assign(detects=[f"±{v:.0%}" if isinstance(v, float) and v == v
+                                          else "-" for v in summary["detects"]])
+    columns = SUMMARY_COLUMNS
+    units = set(summary["unit"]) if "unit" in summary.columns else set()
+    if len(units) == 1:  # one unit for all: said once, in the heading
+        columns = [(c, f"median {next(iter(units))}" if c == "median" else h)
+                   for c, h in SUMMARY_COLUMNS if c != "unit"]
+    notes = ["Work is counted in each algorithm's own unit. The median is over the runs, an "
+             "unsolved run's work counting as infinite (∞); q1 to q3 is the middle half of the "
+             "runs; the 95% interval is the bootstrapped interval of the median; median time is "
+             "the median wall time of a run."]
     if "verdict" in summary.columns and summary["verdict"].notna().any():
         notes.append("Published: the median the published table gives for the GA. Verdict: "
                      "reproduced when the published median lies within the central 99% of the "
                      "bootstrapped difference of medians of samples of the published run count "
-                     "drawn from our runs; detects ±: the relative shift of the median the test "
+                     "drawn from our runs; detects: the relative shift of the median the test "
                      "detects with 80% power (summary.md says more).")
     if "ert" in summary.columns:
         notes.append("ERT, the expected running time: the work of all runs over the solved ones.")
     return ("<section id=\"summary\"><h2>Summary</h2>"
-            + table(summary, SUMMARY_COLUMNS, table_id="summary-table")
+            + table(summary, columns, table_id="summary-table")
             + "".join(f'<p class="note">{e(n)}</p>' for n in notes) + "</section>")
 
 

@@ -103,7 +103,10 @@ def player_data(runs, settings: dict, codes: dict) -> dict:
     differs = {name: sorted(code for code in made if code != now)
                for name, made in codes.items() if name in settings}
     others = sorted({code for made in differs.values() for code in made})
-    notes = [f"The runs of {', '.join(n for n, made in differs.items() if made)} were made by "
+    named = [n for n, made in differs.items() if made]
+    listed = ", ".join(named) if len(named) <= 4 else (
+        f"{len(named)} entries ({', '.join(named[:3])}, ...)")
+    notes = [f"The runs of {listed} were made by "
              f"{'; '.join(others)}; the page replays them with {now}, and marks any replay that "
              "does not end where its stored run did."] if others else []
     larger = sorted({int(b) for b in runs["board"]} - set(range(REPLAYED_UP_TO + 1))) \
