@@ -1,12 +1,17 @@
 """One run of one algorithm, printed like the published example.
 
     python -m gaqueens.run --board N [--seed S] [--algorithm NAME] [FILE [--set PATH=VALUE ...]]
+                           [--trace FILE] [--html FILE]
 
 NAME is an algorithm's name (built in, or a plug-in's: gaqueens.core.algorithms), ga by default; with
 FILE, an experiment file, the name of one of its entries (a GA variant's too), run with the
 file's settings (the published ones by default).
 Prints the conflicts and the work it took, the columns (shortened for big boards), the board
-for N up to 20, and the wall time. Exit status (gaqueens/cli.py): 0 done; 1 the verifier
+for N up to 20, and the wall time. A GA run (any entry whose settings are a GA's) on a board
+of up to TRACED_UP_TO queens can also be written, made again from its seed
+(gaqueens.reports.trace): --trace FILE in genoxide's example trace format 1 (at most 200
+frames, the stride doubling as the run grows; the last frame is the run's end), --html FILE as
+a standalone page that plays the run back (a frame at each improvement of its best placement). Exit status (gaqueens/cli.py): 0 done; 1 the verifier
 rejects the answer (gaqueens/runtime/claims.py); 2 bad input or usage; 3 an unexpected error, in one
 line with the traceback in a temporary error.log; 130 interrupted.
 """
@@ -14,6 +19,8 @@ line with the traceback in a temporary error.log; 130 interrupted.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
+from types import SimpleNamespace
 
 from gaqueens import cli
 from gaqueens.core import algorithms
@@ -24,9 +31,12 @@ from gaqueens import problems
 from gaqueens.runtime.claims import claims, run_problem
 from gaqueens.cli import Parser
 from gaqueens.core.errors import Fault, Rejected
+from gaqueens.core.files import folder_problem, write_text
 from gaqueens.experiment import BOARDS, SEED, BadInput, load
+from gaqueens.ga import GaSettings
 
 DRAWN_UP_TO = 20
+TRACED_UP_TO = 4_096  # a trace holds up to 200 placements of the board
 LISTED_UP_TO = 64
 
 
@@ -68,6 +78,10 @@ def main(argv=None) -> int:
     parser.add_argument("--memory-budget", metavar="SIZE",
                         help="the memory the run may take, e.g. 4GB (default: the available "
                              "memory)")
+    parser.add_argument("--trace", metavar="FILE",
+                        help="also write the GA run's trace (genoxide's format 1) to FILE")
+    parser.add_argument("--html", metavar="FILE",
+                        help="also write a page that plays the GA run back to FILE")
     args = parser.parse_args(argv)
     return cli.run(lambda: _run(args))
 
@@ -79,6 +93,14 @@ def _run(args) -> None:
         raise BadInput(f"--seed must be {SEED.expected}, got {args.seed}")
     if args.set and not args.file:
         raise BadInput("--set changes an experiment file's settings: give the FILE too")
+    for option, path in (("--trace", args.trace), ("--html", args.html)):
+        where = Path(path).absolute().parent if path else None
+        problem = where and ("does not exist" if not where.is_dir() else folder_problem(where))
+        if problem:
+            raise BadInput(f"{option} {path}: its folder {problem}")
+    if (args.trace or args.html) and args.board > TRACED_UP_TO:
+        raise BadInput(f"--trace and --html take boards up to {TRACED_UP_TO:,}, got "
+                       f"{args.board:,}")
     if args.file:
         experiment = load(args.file, overrides=args.set)
         names = [entry.name for entry in experiment.entries]
@@ -93,6 +115,8 @@ def _run(args) -> None:
         except Unknown as error:
             raise BadInput(f"--algorithm {args.algorithm} {error}") from None
         settings = algorithm.settings()
+    if (args.trace or args.html) and not isinstance(settings, GaSettings):
+        raise BadInput(f"--trace and --html replay a GA run; {args.algorithm} is not a GA")
     problem = getattr(settings, "problem", problems.DEFAULT)
     if not problems.get(problem).has_solution(args.board) and getattr(settings, "target", 0) == 0:
         raise BadInput(f"--board {args.board} has no solution (boards 2 and 3 have none)")
@@ -119,6 +143,37 @@ def _run(args) -> None:
                           result.conflicts, result.solved)
     if problem:
         raise Rejected(f"the verifier rejects the answer: {problem}")
+    if args.trace or args.html:
+        _write_replays(args, settings, result)
+
+
+def _write_replays(args, settings, result) -> None:
+    """The --trace and --html files, from the run made again; each must end as ``result``."""
+    from gaqueens.reports import page, page_player, trace
+
+    def check(end, frames):
+        last = frames[-1]
+        if (end.work != result.work or last["evaluations"] != result.work
+                or last["state"]["best"] != [int(c) for c in result.solution]):
+            raise Fault(f"the run made again for {args.algorithm} on board {args.board}, seed "
+                        f"{args.seed} does not end as the run did: it depends on more than its "
+                        "settings and seed")
+
+    if args.trace:
+        end, frames = trace.frames(settings, args.board, args.seed, strided=True)
+        check(end, frames)
+        write_text(Path(args.trace), trace.trace_text(args.board, frames))
+        print(f"trace: {args.trace} ({len(frames)} frames)")
+    if args.html:
+        row = SimpleNamespace(algorithm=args.algorithm, board=args.board, seed=args.seed,
+                              work=result.work, solved=result.solved,
+                              solution=" ".join(str(int(c)) for c in result.solution))
+        item = page_player.replayed(settings, row)
+        if not item["matches"]:
+            raise Fault(f"the run made again for {args.algorithm} on board {args.board}, seed "
+                        f"{args.seed} does not end as the run did")
+        page.player_page(Path(args.html), args.algorithm, item)
+        print(f"page: {args.html} ({len(item['frames'])} frames)")
 
 
 if __name__ == "__main__":

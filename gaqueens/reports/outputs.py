@@ -1,5 +1,6 @@
 """What a sweep writes beside its store, exported from stored runs only:
-runs.csv, summary.csv, summary.md, comparisons.csv (more than one algorithm) and the plots.
+runs.csv, summary.csv, summary.md, comparisons.csv (more than one algorithm), the plots, and
+last index.html, the folder's page (gaqueens.reports.page).
 Each file is written whole under another name and then renamed, so none is ever half-written.
 
 Placements of boards above COMPACT_ABOVE queens make runs.csv too large to keep in a
@@ -25,7 +26,7 @@ from gaqueens.core.files import write_text
 
 EXPORTS = ("runs.csv", "runs-compact.csv", "summary.csv", "summary.md", "comparisons.csv",
            "convergence.png", "ecdf.png", "fixed-target.png", "seconds.png", "ecdf-seconds.png",
-           "sensitivity.png", "sensitivity-heatmap.png")
+           "sensitivity.png", "sensitivity-heatmap.png", "index.html")
 COMPACT_ABOVE = 1_000
 
 VERDICT_NOTE = (
@@ -167,7 +168,17 @@ def write(store, experiment) -> str:
     if several and len(experiment.boards) > 1:
         plots.seconds(summary, folder / "seconds.png", name)
     drawing()
+    _page(store, experiment)
     return results
+
+
+def _page(store, experiment) -> None:
+    """index.html, from the exports just written (gaqueens.reports.page)."""
+    from gaqueens.ga import GaSettings
+    from gaqueens.reports import page
+
+    page.write(store.folder, {entry.name: entry.settings for entry in experiment.entries
+                              if isinstance(entry.settings, GaSettings)}, store)
 
 
 def _sensitivity(summary, experiment, folder: Path, name: str, comparisons) -> list[str]:

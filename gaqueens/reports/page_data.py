@@ -1,0 +1,139 @@
+"""What the report page (gaqueens.reports.page) shows of an output folder, read from the files
+a sweep wrote there: summary.csv, comparisons.csv, manifest.json, runs.csv (or
+runs-compact.csv, without placements), the plots (NAME.svg, or NAME.png where no SVG exists)
+and every CSV file, linked. The settings of the GA entries, for the player's replays, come
+from the sweep itself or else from the manifest's resolved experiment."""
+
+from __future__ import annotations
+
+import base64
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gaqueens.core.errors import BadInput
+from gaqueens.runtime import manifest as manifests
+
+# the question each plot answers, by the stem of its file
+QUESTIONS = {
+    "convergence": "How fast does each algorithm's best placement lose its conflicts, "
+                   "generation by generation (median and interquartile band over the seeds)?",
+    "fixed-target": "How much work does each algorithm need to get down to a given number of "
+                    "conflicts?",
+    "ecdf": "What share of the runs is solved within a given amount of work?",
+    "ecdf-seconds": "What share of the runs is solved within a given wall time?",
+    "seconds": "How does the median wall time of a run grow with the board size?",
+    "sensitivity": "How does the median work change as each setting of the grid is varied?",
+    "sensitivity-heatmap": "Which combination of the grid's two settings needs the least work?",
+}
+PLOT_ORDER = tuple(QUESTIONS)
+SVG_HEAD = re.compile(r"\A.*?(?=<svg\b)", re.S)  # the XML prolog, DOCTYPE and comments
+
+
+@dataclass
+class Plot:
+    stem: str
+    question: str
+    svg: str | None = None  # the <svg> element itself, inline
+    png: str | None = None  # else a data: URI
+
+
+@dataclass
+class Folder:
+    """An output folder's exports, read for its page."""
+
+    path: Path
+    manifest: dict | None
+    summary: object  # pandas DataFrame
+    comparisons: object | None
+    runs: object | None
+    plots: list[Plot] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)  # the CSV and markdown files, linked
+
+    @property
+    def title(self) -> str:
+        settings = (self.manifest or {}).get("settings", {})
+        return settings.get("name") or self.path.name
+
+
+def has_outputs(folder: Path) -> bool:
+    """Whether ``folder`` holds what a page is made from: a store or a summary.csv."""
+    return (folder / "runs.sqlite").exists() or (folder / "summary.csv").exists()
+
+
+def read(folder) -> Folder:
+    """The exports of ``folder``; BadInput naming it when it holds no summary.csv."""
+    import pandas as pd
+
+    from gaqueens.reports.readback import read_runs
+
+    folder = Path(folder)
+    if not (folder / "summary.csv").exists():
+        if (folder / "runs.sqlite").exists():
+            raise BadInput(f"{folder}: holds runs.sqlite but no summary.csv: run its sweep again "
+                           "to export the runs, then the page")
+        raise BadInput(f"{folder}: holds neither runs.sqlite nor summary.csv: not an output "
+                       "folder of a sweep")
+    summary = pd.read_csv(folder / "summary.csv")
+    comparisons = (pd.read_csv(folder / "comparisons.csv")
+                   if (folder / "comparisons.csv").exists() else None)
+    runs = None
+    for name in ("runs.csv", "runs-compact.csv"):
+        if (folder / name).exists():
+            runs = read_runs(folder / name)
+            if "work" not in runs.columns and "evaluations" in runs.columns:
+                runs = runs.rename(columns={"evaluations": "work"})
+            break
+    files = sorted(p.name for p in folder.iterdir() if p.suffix in (".csv", ".md"))
+    return Folder(folder, manifests.read(folder), summary, comparisons, runs, plots(folder),
+                  files)
+
+
+def plots(folder: Path) -> list[Plot]:
+    """Every plot of the folder: its SVG inline, or its PNG as a data: URI where no SVG exists;
+    the known plots first, in PLOT_ORDER."""
+    stems = {p.stem for p in folder.iterdir() if p.suffix in (".svg", ".png")
+             and ".partial" not in p.name}
+    ordered = [s for s in PLOT_ORDER if s in stems] + sorted(stems - set(PLOT_ORDER))
+    out = []
+    for stem in ordered:
+        plot = Plot(stem, QUESTIONS.get(stem, stem.replace("-", " ")))
+        svg, png = folder / f"{stem}.svg", folder / f"{stem}.png"
+        if svg.exists():
+            plot.svg = SVG_HEAD.sub("", svg.read_text(encoding="utf-8"), count=1)
+        else:
+            plot.png = "data:image/png;base64," + base64.b64encode(png.read_bytes()).decode()
+        out.append(plot)
+    return out
+
+
+def ga_settings(manifest: dict | None, names) -> dict:
+    """The GaSettings of each entry among ``names`` that the manifest's resolved experiment
+    gives as a GA (its settings name an engine), read as an experiment file's are; {} without
+    a manifest."""
+    from gaqueens import problems
+    from gaqueens.experiment.checker import Checker
+    from gaqueens.experiment.ga_keys import read_ga
+
+    settings = (manifest or {}).get("settings", {})
+    problem = settings.get("problem", problems.DEFAULT)
+    out = {}
+    for name, value in settings.get("algorithms", {}).items():
+        if name in names and isinstance(value, dict) and "engine" in value:
+            out[name] = read_ga(Checker("manifest.json"), value, f"algorithms.{name}",
+                                problem=problem)
+    return out
+
+
+def stored_codes(folder: Folder, store=None) -> dict[str, dict[str, int]]:
+    """Per algorithm, the code that made its runs (runs per code): the store's record, or the
+    manifest's one code for every algorithm of runs.csv."""
+    if store is not None:
+        return store.codes()
+    code = (folder.manifest or {}).get("code")
+    if code is None or folder.runs is None:
+        return {}
+    counts = folder.runs.groupby("algorithm").size()
+    named = code if isinstance(code, dict) else {}
+    return {name: {named.get(name, code): int(count)} for name, count in counts.items()
+            if isinstance(named.get(name, code), str)}

@@ -1,0 +1,145 @@
+"""The runs the report page's player can show, replayed from their settings and seeds
+(gaqueens.reports.trace) when the page is written: a page opened from file:// cannot run the
+GA, so the frames of a bounded set of runs are embedded in it.
+
+Embedded, in this order, while the replays' costs add up to at most BUDGET, leaving out any
+run that alone costs more than RUN_BUDGET (a run's cost: its stored generations, plus one,
+times DEAP_COST on engine: deap, whose generations take about ten times as long):
+
+    the default runs   per GA entry and board up to REPLAYED_UP_TO queens, the run of the
+                       median seed: the seeds ordered by their work (an unsolved run's as
+                       infinite), then by seed, the one in the middle (the lower of two)
+    every seed         of the first GA entry (the published GA) on boards up to
+                       ALL_SEEDS_UP_TO queens
+
+Each run's frames are those at each improvement of its best placement, compacted to
+[generation, evaluations, best fitness, median fitness, attacking pairs, "columns"]; the
+last is the replay's end, which the page compares with the stored run (``matches``).
+"""
+
+from __future__ import annotations
+
+import math
+
+from gaqueens.problems.nqueens.verifier import attacking_pairs
+from gaqueens.reports import trace
+from gaqueens.runtime import manifest as manifests
+
+REPLAYED_UP_TO = 128  # boards drawn and replayed; larger ones get a note
+ALL_SEEDS_UP_TO = 16
+BUDGET = 150_000
+RUN_BUDGET = 20_000
+DEAP_COST = 10
+
+
+def median_seed(runs) -> int:
+    """The seed of the median run of ``runs`` (one entry, one board): see the module
+    docstring."""
+    keyed = sorted((row.work if row.solved else math.inf, row.seed) for row in runs.itertuples())
+    return int(keyed[(len(keyed) - 1) // 2][1])
+
+
+def compact(frame: dict) -> list:
+    """A trace frame as the page embeds it (the module docstring)."""
+    placement = frame["state"]["best"]
+    return [frame["generation"], frame["evaluations"], trace.rounded(frame["best"]),
+            trace.rounded(frame["median"]), attacking_pairs(placement),
+            " ".join(map(str, placement))]
+
+
+def replayed(settings, row) -> dict:
+    """One stored run (a row of runs.csv) replayed: its frames, and whether the replay ends
+    where the stored run did (its work, and its placement where runs.csv keeps it)."""
+    result, frames = trace.frames(settings, int(row.board), int(row.seed))
+    solution = getattr(row, "solution", None)
+    stored = None if not isinstance(solution, str) else solution.strip()
+    end = " ".join(map(str, (int(c) for c in result.solution)))
+    matches = int(result.work) == int(row.work) and (stored is None or stored == end)
+    return {"algorithm": row.algorithm, "board": int(row.board), "seed": int(row.seed),
+            "work": int(row.work), "solved": bool(row.solved), "stored": stored,
+            "matches": bool(matches), "frames": [compact(f) for f in frames]}
+
+
+def choose(runs, settings: dict) -> tuple[list, list[str]]:
+    """The (row, default) pairs to embed, and what was left out for the budget, as text."""
+    if runs is None or not settings:
+        return [], []
+    ga = runs[runs["algorithm"].isin(list(settings))]
+    names = list(dict.fromkeys(ga["algorithm"]))
+    wanted, seen = [], set()
+    for name in names:
+        for board, group in ga[ga["algorithm"] == name].groupby("board", sort=True):
+            if board <= REPLAYED_UP_TO:
+                seed = median_seed(group)
+                wanted.append((group[group["seed"] == seed].iloc[0], True))
+                seen.add((name, board, seed))
+    if names:
+        first = ga[(ga["algorithm"] == names[0]) & (ga["board"] <= ALL_SEEDS_UP_TO)]
+        for row in first.sort_values(["board", "seed"]).itertuples(index=False):
+            if (row.algorithm, row.board, row.seed) not in seen:
+                wanted.append((first.loc[(first["board"] == row.board)
+                                         & (first["seed"] == row.seed)].iloc[0], False))
+    chosen, left, used = [], [], 0
+    for row, default in wanted:
+        cost = (int(row["generations"]) + 1) * (
+            DEAP_COST if getattr(settings[row["algorithm"]], "engine", "") == "deap" else 1)
+        if cost > RUN_BUDGET or used + cost > BUDGET:
+            left.append(f"{row['algorithm']} board {row['board']} seed {row['seed']}")
+            continue
+        used += cost
+        chosen.append((row, default))
+    return chosen, left
+
+
+def player_data(runs, settings: dict, codes: dict) -> dict:
+    """What the page's player embeds: its runs, what they are, and notes on the code."""
+    chosen, left = choose(runs, settings)
+    out = []
+    for row, default in chosen:
+        item = replayed(settings[row["algorithm"]], _Row(row))
+        item["default"] = default
+        out.append(item)
+    now = manifests.code_identity()
+    differs = {name: sorted(code for code in made if code != now)
+               for name, made in codes.items() if name in settings}
+    others = sorted({code for made in differs.values() for code in made})
+    named = [n for n, made in differs.items() if made]
+    listed = ", ".join(named) if len(named) <= 4 else (
+        f"{len(named)} entries ({', '.join(named[:3])}, ...)")
+    notes = [f"The runs of {listed} were made by "
+             f"{'; '.join(others)}; the page replays them with {now}, and marks any replay that "
+             "does not end where its stored run did."] if others else []
+    larger = sorted({int(b) for b in runs["board"]} - set(range(REPLAYED_UP_TO + 1))) \
+        if runs is not None and settings else []
+    return {"runs": out, "left_out": left, "code_notes": notes, "larger": larger,
+            "replayed_up_to": REPLAYED_UP_TO, "all_seeds_up_to": ALL_SEEDS_UP_TO}
+
+
+class _Row:
+    """A pandas row read by attribute, as ``replayed`` reads runs.csv's rows."""
+
+    def __init__(self, series):
+        self.__dict__.update(series.to_dict())
+
+
+def describe(data: dict) -> str:
+    """What the page says of the runs it embeds."""
+    runs = data["runs"]
+    defaults = sum(1 for r in runs if r["default"])
+    text = (f"Embedded: {len(runs)} runs, the median seed's run of each GA entry and board "
+            f"({defaults})")
+    if data["all_seeds_up_to"] and len(runs) > defaults:
+        text += (f" and every seed of {runs[0]['algorithm']} on boards up to "
+                 f"{data['all_seeds_up_to']}")
+    text += "; the seed chooser lists the embedded ones."
+    if data["larger"]:
+        text += (f" Boards above {data['replayed_up_to']} queens "
+                 f"({', '.join(f'{b:,}' for b in data['larger'])}) are neither drawn nor "
+                 "replayed here: run python -m gaqueens.run --board N --seed S --trace FILE.")
+    if data["left_out"]:
+        text += (f" Left out to keep the page small: {len(data['left_out'])} runs, such as "
+                 f"{data['left_out'][0]}.")
+    mismatched = [r for r in runs if not r["matches"]]
+    if mismatched:
+        text += f" {len(mismatched)} replays do not end where their stored runs did."
+    return text

@@ -1,0 +1,139 @@
+"""A GA run's frames, made again from its settings and seed (gaqueens.ga.replay): what the
+report page's player shows and what ``python -m gaqueens.run --trace FILE`` writes.
+
+A frame is one generation as genoxide's example traces (format 1) record it:
+
+    generation   the generation, from 0 (the initial population)
+    evaluations  the fitness evaluations made up to and including it
+    best         the fitness of the best placement found so far
+    median       the median fitness of the generation's population
+    state        {best: the best placement so far, the column of each row from 0;
+                  attacks: the pairs [row, row] (row < row) whose queens attack each other
+                  along a column or a diagonal}
+
+Two ways of picking frames:
+
+    improvements   a frame at generation 0, at each generation whose best placement is
+                   better than the one before, and at the run's last generation (the page)
+    strided        every ``every``-th generation, ``every`` doubling from 1 whenever MOST
+                   frames are kept (genoxide's rule), and the last generation: at most
+                   MOST frames (the trace file)
+
+Either way the last frame is the run's own end: its placement and its evaluations are the
+run's result's, which ``frames`` returns beside them.
+
+The trace file is genoxide's: one JSON object, its header keys (format 1, example, objective,
+x_label, y_label, log_y, optimum, plot "board", problem {n}) then "frames", one frame a line;
+compact JSON with sorted keys, floats to 6 significant digits.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import defaultdict
+
+import numpy as np
+
+from gaqueens import ga
+from gaqueens.problems.nqueens.verifier import attacking_pairs
+
+MOST = 200
+FORMAT = 1
+
+
+def attacks(placement) -> list[list[int]]:
+    """The pairs [a, b] of rows, a < b, whose queens attack each other: in one column, or on
+    one diagonal (falling: equal r - c; rising: equal r + c). In the order of the rows."""
+    lines = defaultdict(list)
+    for row, column in enumerate(int(c) for c in placement):
+        for key in (("c", column), ("f", row - column), ("r", row + column)):
+            lines[key].append(row)
+    pairs = {(a, b) for rows in lines.values() for i, a in enumerate(rows) for b in rows[i + 1:]}
+    return [list(pair) for pair in sorted(pairs)]
+
+
+def frame(generation, evaluations, best, best_fitness, median_fitness) -> dict:
+    """The frame of one generation (keys as the module docstring says)."""
+    placement = [int(c) for c in best]
+    return {"generation": int(generation), "evaluations": int(evaluations),
+            "best": float(best_fitness), "median": float(median_fitness),
+            "state": {"best": placement, "attacks": attacks(placement)}}
+
+
+class _Improvements:
+    def __init__(self):
+        self.kept, self.last, self.value = [], None, math.inf
+
+    def __call__(self, generation, evaluations, best, best_fitness, median_fitness):
+        self.last = (generation, evaluations, np.array(best), best_fitness, median_fitness)
+        if best_fitness < self.value or not self.kept:
+            self.value = best_fitness
+            self.kept.append(frame(*self.last))
+            self.last = None
+
+    def frames(self) -> list[dict]:
+        return self.kept + ([frame(*self.last)] if self.last is not None else [])
+
+
+class _Strided:
+    """Every ``every``-th generation, ``every`` doubling whenever MOST frames are kept, and
+    the last one seen (kept as its raw values until the end: a frame costs its attacks)."""
+
+    def __init__(self, most: int = MOST):
+        self.most, self.every, self.kept, self.last = most, 1, [], None
+
+    def __call__(self, generation, evaluations, best, best_fitness, median_fitness):
+        if generation % self.every:
+            self.last = (generation, evaluations, np.array(best), best_fitness, median_fitness)
+            return
+        self.last = None
+        self.kept.append(frame(generation, evaluations, best, best_fitness, median_fitness))
+        while len(self.kept) >= self.most:  # room for the last one at the end
+            self.every *= 2
+            self.kept = [kept for kept in self.kept if kept["generation"] % self.every == 0]
+
+    def frames(self) -> list[dict]:
+        return self.kept + ([frame(*self.last)] if self.last is not None else [])
+
+
+def frames(settings, board: int, seed: int, strided: bool = False):
+    """The run of ``settings`` on ``board`` for ``seed`` made again, and its frames (at each
+    improvement, or strided: the module docstring). Returns (result, frames)."""
+    recorder = _Strided() if strided else _Improvements()
+    result = ga.replay(settings, board, seed, recorder)
+    return result, recorder.frames()
+
+
+def header(board: int) -> dict:
+    """The trace file's keys before its frames (genoxide's n_queens example's)."""
+    return {"format": FORMAT, "example": "n_queens", "objective": "minimize",
+            "x_label": "generations", "y_label": "conflicts", "log_y": False, "optimum": 0.0,
+            "plot": "board", "problem": {"n": int(board)}}
+
+
+def rounded(value):
+    """``value`` with each finite float to 6 significant digits (others None), as JSON."""
+    if isinstance(value, dict):
+        return {key: rounded(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [rounded(item) for item in value]
+    if isinstance(value, float):
+        return float(f"{value:.5e}") if math.isfinite(value) else None
+    return value
+
+
+def to_json(value) -> str:
+    """Compact JSON, sorted keys, floats to 6 significant digits."""
+    return json.dumps(rounded(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def trace_text(board: int, frames_: list[dict]) -> str:
+    """The trace file's text: the header's keys, then "frames", one frame a line."""
+    lines = ",\n".join(map(to_json, frames_))
+    return f'{to_json(header(board))[:-1]},"frames":[\n{lines}\n]}}\n'
+
+
+def conflicts(frame_: dict) -> int:
+    """The attacking pairs of a frame's placement, as the verifier counts them."""
+    return attacking_pairs(frame_["state"]["best"])

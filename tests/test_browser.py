@@ -1,0 +1,107 @@
+"""The pages in a real browser (headless Chromium through Playwright, tests/browser.py): no
+console error, no request beyond file: and data:, the summary's figures shown, and the player's
+board telling the truth: its conflicts are the attacking pairs of the queens it shows, at the
+first and the last frame, and its last frame is the stored run's placement."""
+
+import math
+
+import pandas as pd
+import pytest
+
+import browser
+from gaqueens import run as run_command
+from gaqueens.problems.nqueens.verifier import attacking_pairs
+from test_page import make_sweep
+
+
+@pytest.fixture(scope="module")
+def swept(tmp_path_factory):
+    browser.require()
+    return make_sweep(tmp_path_factory.mktemp("browser"))
+
+
+def shown(tab) -> dict:
+    """The board as the page shows it: its data attributes and its queens' placement."""
+    board = tab.locator("#board")
+    queens = [tuple(map(int, q.split(","))) for q in
+              tab.locator("#board [data-queen]").evaluate_all(
+                  "nodes => nodes.map(n => n.getAttribute('data-queen'))")]
+    placement = [None] * int(board.get_attribute("data-board"))
+    for row, column in queens:
+        assert placement[row] is None  # one queen a row
+        placement[row] = column
+    return {"algorithm": board.get_attribute("data-algorithm"),
+            "board": int(board.get_attribute("data-board")),
+            "seed": int(board.get_attribute("data-seed")),
+            "frame": int(board.get_attribute("data-frame")),
+            "conflicts": int(board.get_attribute("data-conflicts")), "placement": placement}
+
+
+def go_to(tab, frame: int) -> None:
+    tab.eval_on_selector("#frame", "(s, v) => { s.value = v; s.dispatchEvent(new Event('input')); }",
+                         str(frame))
+
+
+def check_player(tab, runs) -> None:
+    last = int(tab.get_attribute("#frame", "max"))
+    for frame in (0, last):
+        go_to(tab, frame)
+        board = shown(tab)
+        assert board["frame"] == frame
+        assert board["conflicts"] == attacking_pairs(board["placement"])
+        readout = tab.get_attribute("#readout [data-conflicts]", "data-conflicts")
+        assert int(readout) == board["conflicts"]
+    stored = runs[(runs["algorithm"] == board["algorithm"]) & (runs["board"] == board["board"])
+                  & (runs["seed"] == board["seed"])].iloc[0]
+    assert " ".join(map(str, board["placement"])) == stored["solution"]
+    assert int(tab.get_attribute("#readout [data-evaluations]", "data-evaluations")
+               .replace(",", "")) == stored["work"]
+
+
+def test_the_folders_page(swept):
+    runs = pd.read_csv(swept / "runs.csv").rename(columns={"evaluations": "work"})
+    summary = pd.read_csv(swept / "summary.csv")
+    with browser.page(swept / "index.html") as opened:
+        tab = opened.page
+        rows = tab.locator("#summary-table tbody tr")
+        assert rows.count() == len(summary)
+        medians = tab.locator("#summary-table td[data-column=median]").all_inner_texts()
+        for median in summary["median"]:
+            assert any(text != "∞" and math.isclose(float(text.replace(",", "")), median,
+                                                    rel_tol=5e-3) for text in medians)
+        assert tab.locator("figure[data-plot]").count() >= 1
+        check_player(tab, runs)
+        # another entry, board and seed, chosen as a reader would
+        tab.select_option("#pick-algorithm", "uniform-parents")
+        tab.select_option("#pick-board", "10")
+        seeds = tab.locator("#pick-seed option").all_inner_texts()
+        tab.select_option("#pick-seed", seeds[-1])
+        board = shown(tab)
+        assert (board["algorithm"], board["board"], board["seed"]) == (
+            "uniform-parents", 10, int(seeds[-1]))
+        check_player(tab, runs)
+        # played from the first frame, it ends at the last
+        go_to(tab, 0)
+        tab.click("#play")
+        last = tab.get_attribute("#frame", "max")
+        for _ in range(200):  # the page's CSP forbids evaluating strings: poll from here
+            if tab.get_attribute("#board", "data-frame") == last:
+                break
+            tab.wait_for_timeout(100)
+        assert tab.get_attribute("#board", "data-frame") == last
+        assert tab.inner_text("#play") == "Play"
+        assert opened.errors == [] and opened.requests == []
+
+
+def test_the_standalone_run_page(tmp_path):
+    browser.require()
+    path = tmp_path / "run.html"
+    assert run_command.main(["--board", "20", "--seed", "5", "--html", str(path)]) == 0
+    from gaqueens.ga import GaSettings, run
+
+    result = run(GaSettings(), 20, 5)
+    runs = pd.DataFrame([{"algorithm": "ga", "board": 20, "seed": 5, "work": result.work,
+                          "solution": " ".join(map(str, result.solution))}])
+    with browser.page(path) as opened:
+        check_player(opened.page, runs)
+        assert opened.errors == [] and opened.requests == []

@@ -1,0 +1,184 @@
+"""The report page (gaqueens.reports.page) of a real small sweep, read as HTML: written by the
+sweep and again by `python -m gaqueens.report`, from the store or from the committed files,
+self-contained, with the summary's figures and the player's runs being the stored ones."""
+
+import json
+import math
+import re
+import shutil
+from html.parser import HTMLParser
+
+import pandas as pd
+import pytest
+
+from gaqueens import report
+from gaqueens.problems.nqueens.verifier import attacking_pairs
+from gaqueens.reports import page, page_player
+from gaqueens.sweep import main as sweep
+
+SMALL = """\
+boards: [8, 10]
+seeds: {first: 1, last: 7}
+reference: {8: 100}
+variants:
+  uniform-parents: {select: uniform}
+baselines: [min-conflicts]
+"""
+
+
+def make_sweep(root):
+    (root / "small.yaml").write_text(SMALL)
+    out = root / "out"
+    assert sweep([str(root / "small.yaml"), "--out", str(out), "--workers", "1", "--quiet"]) == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def swept(tmp_path_factory):
+    return make_sweep(tmp_path_factory.mktemp("page"))
+
+
+class Cells(HTMLParser):
+    """Each table's cells by id: {table id: [{data-column: text}, ...]}."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self.table, self.row, self.column, self.text = {}, None, None, None, ""
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "table":
+            self.table = attrs.get("id")
+            self.tables[self.table] = []
+        elif tag == "tr" and self.table:
+            self.row = {}
+        elif tag == "td" and self.row is not None:
+            self.column, self.text = attrs.get("data-column"), ""
+
+    def handle_data(self, data):
+        if self.column:
+            self.text += data
+
+    def handle_endtag(self, tag):
+        if tag == "td" and self.column:
+            self.row[self.column] = self.text
+            self.column = None
+        elif tag == "tr" and self.row:
+            self.tables[self.table].append(self.row)
+            self.row = None
+
+
+def cells(text):
+    parser = Cells()
+    parser.feed(text)
+    return parser.tables
+
+
+def embedded(text):
+    start = text.index('<script id="player-data" type="application/json">')
+    return json.loads(text[start:].split(">", 1)[1].split("</script>", 1)[0])
+
+
+def as_number(cell):
+    return math.inf if cell == "∞" else float(cell.replace(",", ""))
+
+
+def test_the_sweep_writes_a_self_contained_page(swept):
+    text = (swept / "index.html").read_text(encoding="utf-8")
+    assert text.startswith("<!DOCTYPE html>")
+    # nothing fetched: no external source, stylesheet, script or font
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text)
+    assert "<link" not in text and "@import" not in text and "url(http" not in text
+    for name in ("runs.csv", "summary.csv", "comparisons.csv"):
+        assert f'href="{name}"' in text
+
+
+def test_the_summarys_figures_are_on_the_page(swept):
+    summary = pd.read_csv(swept / "summary.csv")
+    shown = cells((swept / "index.html").read_text(encoding="utf-8"))["summary-table"]
+    assert len(shown) == len(summary)
+    assert shown[0]["algorithm"] == "ga"  # the published GA first
+    by_key = {(row["algorithm"], int(row["board"])): row for row in shown}
+    for row in summary.itertuples():
+        cell = by_key[(row.algorithm, row.board)]
+        assert int(cell["runs"]) == row.runs and int(cell["solved"]) == row.solved
+        assert as_number(cell["median"]) == pytest.approx(row.median, rel=5e-3)
+        low, high = cell["interval"].split(" to ")
+        assert as_number(low) == pytest.approx(row.ci_low, rel=5e-3)
+        assert as_number(high) == pytest.approx(row.ci_high, rel=5e-3)
+        if isinstance(row.verdict, str):
+            assert cell["verdict"] == row.verdict
+
+
+def test_the_players_runs_are_the_stored_ones(swept):
+    runs = pd.read_csv(swept / "runs.csv")
+    runs = runs.rename(columns={"evaluations": "work"})
+    data = embedded((swept / "index.html").read_text(encoding="utf-8"))
+    names = {r["algorithm"] for r in data["runs"]}
+    assert names == {"ga", "uniform-parents"}  # the GA entries, not the baseline
+    for item in data["runs"]:
+        stored = runs[(runs["algorithm"] == item["algorithm"]) & (runs["board"] == item["board"])
+                      & (runs["seed"] == item["seed"])].iloc[0]
+        assert item["matches"]
+        last = item["frames"][-1]
+        assert last[1] == stored["work"] and last[5] == stored["solution"]
+        for frame in item["frames"]:
+            placement = [int(c) for c in frame[5].split()]
+            assert frame[4] == attacking_pairs(placement) and len(placement) == item["board"]
+    defaults = [r for r in data["runs"] if r["default"]]
+    assert {(r["algorithm"], r["board"]) for r in defaults} == {
+        (a, b) for a in ("ga", "uniform-parents") for b in (8, 10)}
+    for item in defaults:  # the median seed: as many runs with less work as with more
+        group = runs[(runs["algorithm"] == item["algorithm"]) & (runs["board"] == item["board"])]
+        work = group["work"].where(group["solved"], math.inf)
+        mine = work[group["seed"] == item["seed"]].iloc[0]
+        assert (work < mine).sum() <= len(group) // 2 and (work > mine).sum() <= len(group) // 2
+    seeds = {r["seed"] for r in data["runs"] if r["algorithm"] == "ga" and r["board"] == 8}
+    assert seeds == set(range(1, 8))  # every seed of the published GA on small boards
+
+
+def test_report_writes_the_same_page_from_the_store(swept, capsys):
+    before = (swept / "index.html").read_text(encoding="utf-8")
+    (swept / "index.html").unlink()
+    assert report.main([str(swept)]) == 0
+    assert "index.html" in capsys.readouterr().out
+    assert (swept / "index.html").read_text(encoding="utf-8") == before
+
+
+def test_report_from_committed_files_alone(swept, tmp_path):
+    copy = tmp_path / "committed"
+    shutil.copytree(swept, copy, ignore=shutil.ignore_patterns("runs.sqlite*", "runs.lock",
+                                                               "index.html", "*.svg"))
+    (copy / "note.svg").write_text('<?xml version="1.0"?>\n<!DOCTYPE svg>\n'
+                                   '<svg xmlns="http://www.w3.org/2000/svg" id="mine"></svg>')
+    assert report.main([str(copy)]) == 0
+    text = (copy / "index.html").read_text(encoding="utf-8")
+    assert embedded(text)["runs"]  # replayed from the manifest's settings
+    assert '<svg xmlns="http://www.w3.org/2000/svg" id="mine"></svg>' in text
+    assert "<?xml" not in text
+    pngs = [p.stem for p in copy.glob("*.png")]
+    assert pngs and all(f'data-plot="{stem}" data-kind="png"' in text for stem in pngs)
+    assert text.count("data:image/png;base64,") == len(pngs)
+
+
+def test_report_refuses_a_folder_without_runs(tmp_path, capsys):
+    assert report.main([str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "neither runs.sqlite nor summary.csv" in err
+    assert report.main([str(tmp_path / "missing")]) == 2
+
+
+@pytest.mark.parametrize("value, shown", [
+    (120.0, "120"), (1180.0, "1,180"), (0.61, "0.61"), (16870.5, "16,870"),
+    (float("nan"), "-"), (None, "-"), (float("inf"), "∞"), ("reproduced", "reproduced"),
+    (0.0002452, "0.000245"),
+])
+def test_numbers_in_cells(value, shown):
+    assert page.number(value) == shown
+
+
+def test_the_median_seed_worked_by_hand():
+    runs = pd.DataFrame({"seed": [1, 2, 3, 4], "work": [50, 10, 30, 99],
+                         "solved": [True, True, True, False]})
+    assert page_player.median_seed(runs) == 3  # 10, 30, 50, inf: the lower middle
+    assert page_player.median_seed(runs.iloc[:3]) == 3
