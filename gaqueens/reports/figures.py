@@ -10,11 +10,14 @@ colour per value of their first setting and a line style per value of the rest, 
 line's look says its settings. Boards, which are ordered, take shades of one sequential map.
 
 The SVG keeps its text as text (``svg.fonttype: none``: a few KB, not a path per glyph), and
-no date, so the same figure writes the same file.
+no date, so the same figure writes the same file; its coordinates keep two decimals (a
+hundredth of a point) and its lines no indentation, which takes a third off its size.
 """
 
 from __future__ import annotations
 
+import io
+import re
 from pathlib import Path
 
 import matplotlib
@@ -22,7 +25,7 @@ import matplotlib.ticker
 import numpy as np
 from matplotlib.figure import Figure
 
-from gaqueens.core.files import replacing
+from gaqueens.core.files import replacing, write_text
 
 PUBLISHED = "ga"  # the published GA's entry name (gaqueens.experiment)
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#8C6D31")
@@ -45,9 +48,22 @@ def save_figure(figure: Figure, path: Path) -> Figure:
     (never a half-written file); returns the figure."""
     with replacing(path) as partial:
         figure.savefig(partial, dpi=DPI)
-    with matplotlib.rc_context(SVG_RC), replacing(svg_path(path)) as partial:
-        figure.savefig(partial, format="svg", metadata={"Date": None})
+    text = io.StringIO()
+    with matplotlib.rc_context(SVG_RC):
+        figure.savefig(text, format="svg", metadata={"Date": None})
+    write_text(svg_path(path), compact_svg(text.getvalue()))
     return figure
+
+
+_PLACES = re.compile(r'( (?:d|x|y|transform)="[^"]*")')
+
+
+def compact_svg(text: str) -> str:
+    """An SVG of matplotlib's with the numbers of its coordinates (d, x, y and transform
+    attributes) cut to two decimals and the indentation of its lines dropped; text, styles
+    and everything else as they were."""
+    cut = _PLACES.sub(lambda m: re.sub(r"(\.\d\d)\d+", r"\1", m[1]), text)
+    return re.sub(r"\n[ \t]+", "\n", cut)
 
 
 def palette(keys) -> dict:

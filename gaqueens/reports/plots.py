@@ -117,12 +117,12 @@ def _grid(count: int) -> tuple[int, int]:
     return -(-count // columns), columns
 
 
-def _panels(width: float, height: float, count: int, sharey: bool = True):
+def _panels(width: float, height: float, count: int, sharey: bool = True, sharex: bool = False):
     """A figure of ``count`` panels of about width x height inches (sharing the y axis unless
-    told otherwise)."""
+    told otherwise, and the x axis when told)."""
     lines, columns = _grid(count)
     figure = new_figure(width * columns + 1.8, height * lines + 0.6)
-    panels = figure.subplots(lines, columns, squeeze=False, sharey=sharey)
+    panels = figure.subplots(lines, columns, squeeze=False, sharey=sharey, sharex=sharex)
     for axes in panels.flat[count:]:
         axes.set_visible(False)
     return figure, panels
@@ -136,12 +136,13 @@ def left_out(runs: pd.DataFrame) -> list[str]:
 
 def ecdf(runs: pd.DataFrame, path: Path, title: str):
     """The runtime distribution: the fraction of runs solved within a given amount of work, a
-    panel per algorithm that searches; the title names those left out, which do no work to
+    panel per algorithm that searches (one x axis for all when they count one unit); the title names those left out, which do no work to
     plot (the construction: its wall time is in ecdf-seconds.png and the tables)."""
     missing = left_out(runs)
     runs = runs[runs["unit"] != "none"]
     algorithms = _in_order(runs["algorithm"])
-    figure, panels = _panels(3.9, 3.4, len(algorithms))
+    same = runs["unit"].nunique() == 1  # one unit of work: one x axis, to compare the panels
+    figure, panels = _panels(3.9, 3.4, len(algorithms), sharex=same)
     colors = palette(sorted(runs["board"].unique()))
     for axes, algorithm in zip(panels.flat, algorithms):
         rows = runs[runs["algorithm"] == algorithm]
