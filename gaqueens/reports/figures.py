@@ -123,13 +123,15 @@ def _plain(value: float, _position=None) -> str:
 
 def conflicts_y(axes, top: float) -> None:
     """The y axis of best conflicts: symlog (linear below 1, so 0 shows), from 0 to above
-    ``top`` (the highest line or band drawn), labelled at whole numbers below 10 and at powers
-    of ten above."""
+    ``top`` (the highest line or band drawn), labelled at 0, 1, 2, 5, 10, 20, 50... up to
+    1,000, and at powers of ten above."""
     axes.set_yscale("symlog", linthresh=1)
     upper = max(1.0, float(top)) * 1.25
     axes.set_ylim(0, upper)
-    if upper < 10:
-        axes.yaxis.set_major_locator(matplotlib.ticker.FixedLocator(np.arange(0, upper)))
+    if upper < 1000:  # 0, 1, 2, 5, 10, 20, 50...: evenly spread on the log part
+        steps = [0] + [m * 10**e for e in range(3) for m in (1, 2, 5)]
+        axes.yaxis.set_major_locator(matplotlib.ticker.FixedLocator(
+            [t for t in steps if t <= upper]))
     axes.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_plain))
     axes.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
 

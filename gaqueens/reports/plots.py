@@ -247,5 +247,5 @@ def fixed_target(traces, path: Path, title: str, label: str = "attacking pairs")
         panels[0, 0].set_title(explained, fontsize=9)
         figure.suptitle(title)
     else:
-        figure.suptitle(f"{title}\n{explained}", fontsize=10)
+        figure.suptitle(f"{title}\n" + explained.replace(" from", "\nfrom"), fontsize=10)
     return save_figure(figure, path)
