@@ -1,9 +1,17 @@
 """All solutions of an N x N board and the fundamental ones, counted.
 
-    python -m gaqueens.count N
+    python -m gaqueens.count N                 both counts, the time, the match with the table
+    python -m gaqueens.count N --list          every solution, one a line
+    python -m gaqueens.count N --html FILE     a page of every solution, and a board for each
 
 Prints both counts and the time, and whether they match the shipped table (OEIS A000170 and
-A002562) where it knows the board. N runs from 1 to 18; the count is compiled and uses every
+A002562) where it knows the board. ``--list`` prints instead each solution on a line, in
+lexicographic order: the columns of rows 0 to N-1 separated by spaces (columns from 0), a
+fundamental one (the least of its class under the 8 symmetries of the square, compared as
+sequences) followed by " *". ``--html FILE`` writes the self-contained page of them
+(gaqueens.problems.nqueens.solutions_page) and says so in one line. Both list boards up to 12
+(14,200 solutions; gaqueens.problems.nqueens.solutions), refuse larger ones as bad input, and
+check the listing's counts against the table. N runs from 1 to 18; the count is compiled and uses every
 core (gaqueens.problems.nqueens.counting), and its time grows about seven times per row: the benchmark
 (``python -m gaqueens.bench``) times 16 and 17. Ctrl-C stops it within a fraction of a second.
 Exit status (gaqueens/cli.py): 0 done; 1 the counts differ from the table; 2 bad input or
@@ -21,7 +29,9 @@ from gaqueens import cli
 from gaqueens.core.errors import BadInput, Rejected
 from gaqueens.problems.nqueens.facts import known_solutions
 from gaqueens.problems.nqueens.counting import count
+from gaqueens.problems.nqueens import solutions, solutions_page
 from gaqueens.cli import Parser
+from gaqueens.core.files import write_text
 
 LARGEST = 18
 
@@ -31,16 +41,46 @@ def main(argv=None) -> int:
                      description="Count all solutions of the N x N board and the fundamental "
                                  "ones (up to the 8 symmetries of the square).")
     parser.add_argument("n", metavar="N", help=f"the board size, 1 to {LARGEST}")
+    parser.add_argument("--list", action="store_true",
+                        help=f"print every solution, one a line (N up to {solutions.LARGEST})")
+    parser.add_argument("--html", metavar="FILE",
+                        help=f"write a page of every solution (N up to {solutions.LARGEST})")
     args = parser.parse_args(argv)
-    return cli.run(lambda: _count(args.n))
+    if args.list or args.html:
+        return cli.run(lambda: _list(_board(args.n), args.list, args.html))
+    return cli.run(lambda: _count(_board(args.n)))
 
 
-def _count(text: str) -> None:
+def _board(text: str) -> int:
     digits = re.fullmatch(r"\s*0*([0-9]{1,2})\s*", text)  # longer numbers are too large
     if not digits or not 1 <= int(digits[1]) <= LARGEST:
         shown = text if len(text) <= 20 else text[:20] + "..."
         raise BadInput(f"N must be a whole number from 1 to {LARGEST}, got {shown!r}")
-    n = int(digits[1])
+    return int(digits[1])
+
+
+def _list(n: int, printed: bool, page: str | None) -> None:
+    if n > solutions.LARGEST:
+        raise BadInput(f"solutions are listed up to N = {solutions.LARGEST} (14,200 of them), "
+                       f"got {n}; count them without --list and --html")
+    listed = solutions.listing(n)
+    known = known_solutions(n)
+    found = (len(listed), sum(starred for _, starred in listed))
+    if known is not None and known != found:
+        raise Rejected(f"listed {found[0]:,} solutions, {found[1]:,} fundamental; the published "
+                       f"counts are {known[0]:,} and {known[1]:,}")
+    if printed:
+        sys.stdout.write("".join(solutions.line(p, starred) + "\n" for p, starred in listed))
+    if page:
+        try:
+            write_text(page, solutions_page.page(n, listed))
+        except OSError as error:
+            raise BadInput(f"--html {page}: cannot be written ({error.strerror})") from None
+        print(f"wrote {page}: {found[0]:,} solutions of {n} x {n}, {found[1]:,} fundamental",
+              file=sys.stderr if printed else sys.stdout)
+
+
+def _count(n: int) -> None:
     start = time.perf_counter()
     every, fundamental = count(n)
     seconds = time.perf_counter() - start

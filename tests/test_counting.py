@@ -1,21 +1,28 @@
 """The counter: against the shipped counts, against brute force over every permutation with the
 8 symmetries of the square applied by hand, its tasks, one thread against several, and its
-command's answers to good and bad input and to Ctrl-C."""
+command's answers to good and bad input and to Ctrl-C; the listing of every solution
+(count N --list, --html) against the same brute force, the verifier and the table."""
 
 import itertools
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
 
+import hypothesis
+import hypothesis.strategies as st
 import numpy as np
 import pytest
 
 from gaqueens import count as command
 from gaqueens.problems.nqueens.facts import known_solutions
 from gaqueens.problems.nqueens.counting import count, tasks
+from gaqueens.problems.nqueens import verifier
 from gaqueens.problems.nqueens.counting_kernel import DEPTH, symmetry
+from gaqueens.problems.nqueens.solutions import images as solution_images
+from gaqueens.problems.nqueens.solutions import is_fundamental, listing
 
 
 def solutions(n):
@@ -159,3 +166,94 @@ def test_ctrl_c_stops_a_long_count_promptly_with_exit_130():
     out, err = counting.communicate(timeout=60)  # N = 18 would count for hours
     assert counting.returncode == 130 and out == ""
     assert err.strip() == "interrupted"
+
+
+# ---- every solution listed (gaqueens.problems.nqueens.solutions, count N --list) -----------
+
+
+def listed_lines(n, capsys):
+    assert command.main([str(n), "--list"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    return out.splitlines()
+
+
+def parsed(text):
+    starred = text.endswith(" *")
+    return tuple(int(c) for c in text.removesuffix(" *").split(" ")), starred
+
+
+@pytest.mark.parametrize("n", [8, 10])
+def test_list_prints_every_solution_verified_in_order_with_one_star_per_class(n, capsys):
+    """8: 92 lines, 12 starred; 10: 724 lines, 92 starred (the shipped counts); each line a
+    solution by the independent verifier, in strictly increasing order; the star on the least
+    of each class, and on one member of each."""
+    lines = listed_lines(n, capsys)
+    every, fundamental = known_solutions(n)
+    rows = [parsed(text) for text in lines]
+    assert len(rows) == every and sum(starred for _, starred in rows) == fundamental
+    assert all(verifier.is_solution(p, n) for p, _ in rows)
+    assert [p for p, _ in rows] == sorted({p for p, _ in rows})  # sorted and distinct
+    classes = {}
+    for p, starred in rows:
+        classes.setdefault(min(symmetries(p)), []).append(starred)
+    assert len(classes) == fundamental and all(sum(marks) == 1 for marks in classes.values())
+    assert all(starred == (p == min(symmetries(p))) for p, starred in rows)
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_the_listing_is_brute_force_in_order(n):
+    found = solutions(n)  # permutations come in lexicographic order
+    assert [p for p, _ in listing(n)] == found
+    assert [s for _, s in listing(n)] == [p == min(symmetries(p)) for p in found]
+
+
+def test_the_images_match_the_symmetries_drawn_up_by_hand():
+    for p in [(1, 3, 0, 2), (0, 4, 7, 5, 2, 6, 1, 3), (2, 0, 3, 1, 4)]:
+        assert solution_images(p) == symmetries(p)
+
+
+@hypothesis.given(st.integers(1, 9).flatmap(lambda n: st.permutations(range(n))))
+def test_the_symmetries_keep_the_attacking_pairs_so_map_solutions_to_solutions(p):
+    """Any placement's 8 images attack in as many pairs as it does (a turn or a reflection
+    maps lines to lines), so a solution's images are solutions; they are a group: each image's
+    images are the same 8 placements, and their least is one fundamental placement."""
+    n = len(p)
+    pairs = verifier.attacking_pairs(p)
+    found = solution_images(p)
+    assert found[0] == tuple(p) and len(found) == 8
+    assert all(verifier.attacking_pairs(q) == pairs for q in found)
+    assert all(verifier.is_solution(q, n) == (pairs == 0) for q in found)
+    assert all(set(solution_images(q)) == set(found) for q in found)
+    assert sum(is_fundamental(q) for q in set(found)) == 1
+
+
+@pytest.mark.parametrize("n", [13, 18])
+def test_list_and_html_refuse_boards_above_12_with_one_line_and_exit_2(n, tmp_path, capsys):
+    for option in (["--list"], ["--html", str(tmp_path / "page.html")]):
+        assert command.main([str(n), *option]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1 and "up to N = 12" in err
+    assert not (tmp_path / "page.html").exists()
+
+
+def test_list_refuses_bad_input_like_the_count(capsys):
+    assert command.main(["0", "--list"]) == 2
+    assert capsys.readouterr().err.startswith("error: N must be a whole number from 1 to 18")
+
+
+def test_html_writes_one_self_contained_page_with_the_counts(tmp_path, capsys):
+    page = tmp_path / "eight.html"
+    assert command.main(["8", "--html", str(page)]) == 0
+    assert "92 solutions" in capsys.readouterr().out
+    text = page.read_text()
+    assert '<span id="count">92</span>' in text and '<span id="fundamental">12</span>' in text
+    assert 'data-board="8"' in text
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", text)
+
+
+def test_list_whose_counts_differ_from_the_table_exits_1(monkeypatch, capsys):
+    monkeypatch.setattr(command.solutions, "listing", lambda n: [((0,), True)])
+    assert command.main(["8", "--list"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and "published counts are 92 and 12" in err

@@ -24,9 +24,10 @@ from gaqueens import problems
 from gaqueens.reports import resampling
 from gaqueens.core.files import write_text
 
+PLOTS = ("convergence", "ecdf", "fixed-target", "seconds", "ecdf-seconds", "sensitivity",
+         "sensitivity-heatmap")  # each as NAME.png and NAME.svg (gaqueens.reports.figures)
 EXPORTS = ("runs.csv", "runs-compact.csv", "summary.csv", "summary.md", "comparisons.csv",
-           "convergence.png", "ecdf.png", "fixed-target.png", "seconds.png", "ecdf-seconds.png",
-           "sensitivity.png", "sensitivity-heatmap.png", "index.html")
+           *(f"{name}.{kind}" for name in PLOTS for kind in ("png", "svg")), "index.html")
 COMPACT_ABOVE = 1_000
 
 VERDICT_NOTE = (

@@ -1,9 +1,13 @@
 """Plots from stored runs and traces, drawn on matplotlib Figures (no pyplot, no global state;
-matplotlib is imported here only).
+matplotlib is imported here and in gaqueens.reports.figures only). Each is written as NAME.png
+and NAME.svg beside it, and returns its Figure; the published GA is drawn black and thicker,
+the other algorithms in a few distinct colours and line styles (gaqueens.reports.figures).
 
 convergence  the GA's best conflicts against evaluations: the median over seeds and the
-             interquartile band, a line per board
-ecdf         the fraction of runs solved against work, a panel per algorithm, a line per board
+             interquartile band; one GA: a line per board; several: a panel per board, a
+             line per GA, the band around the published GA's line only
+ecdf         the fraction of runs solved against work, a panel per algorithm, a line per board;
+             algorithms without a unit of work (the construction) are named in a note, not drawn
 seconds      median wall time against board size, a line per algorithm (several boards)
 ecdf_seconds the fraction of runs solved against wall time, a line per algorithm, a panel per
              board (several algorithms)
@@ -15,24 +19,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib
-import matplotlib.ticker
 import numpy as np
 import pandas as pd
-from matplotlib.figure import Figure
 
-from gaqueens.core.files import replacing
 from gaqueens.reports import folded
-
-
-def new_figure(width: float, height: float) -> Figure:
-    return Figure(figsize=(width, height), layout="constrained")
-
-
-def save_figure(figure: Figure, path: Path) -> None:
-    """Writes the figure whole or not at all: never a half-written PNG."""
-    with replacing(path) as partial:
-        figure.savefig(partial, dpi=120)
+from gaqueens.reports.figures import (PUBLISHED, board_ticks, conflicts_y, entry_styles,
+                                      legend_once, log_x, new_figure, palette, save_figure)
 
 
 def _in_order(column: pd.Series) -> list:
@@ -41,52 +33,60 @@ def _in_order(column: pd.Series) -> list:
     return list(column.unique())
 
 
-def palette(keys):
-    cycle = matplotlib.colormaps["viridis"]
-    return {key: cycle(i / max(1, len(keys) - 1) * 0.9) for i, key in enumerate(keys)}
-
-
 def _folded(traces):
     """The traces folded (gaqueens.reports.folded), from a table of traces or as given."""
     return folded.from_frame(traces) if isinstance(traces, pd.DataFrame) else traces
 
 
-def convergence(traces, path: Path, title: str, label: str = "attacking pairs") -> None:
-    """Best conflicts against evaluations, a line per board (and a line style per GA when
-    variants run beside the published GA); a run that has stopped keeps its last best, so the
-    band covers every seed to the longest run. ``traces``: folded.Folded, or a table of
-    traces."""
+def _y_label(data, label: str) -> str:
+    excess = sorted(name for name, measures in data.fitness().items() if "excess" in measures)
+    return (f"best {label} in the population" if not excess else
+            f"best fitness in the population\n({label}; excess for " + ", ".join(excess) + ")")
+
+
+def convergence(traces, path: Path, title: str, label: str = "attacking pairs"):
+    """Best conflicts against evaluations (see the module's docstring); a run that has stopped
+    keeps its last best, so the band covers every seed to the longest run. The y axis reaches
+    above every band drawn. ``traces``: folded.Folded, or a table of traces."""
     data = _folded(traces)
     lines = data.convergence()
-    excess = sorted(name for name, measures in data.fitness().items() if "excess" in measures)
-    figure = new_figure(8.5, 4.8)
-    axes = figure.subplots()
     boards = sorted({line.board for line in lines})
     names = list(dict.fromkeys(line.algorithm for line in lines))
-    colors = palette(boards)
-    styles = dict(zip(names, ["-", "--", ":", "-."] * len(names)))
-    for line in lines:
-        x, board, name = line.evaluations, line.board, line.algorithm
-        label = f"{board} x {board}" + (f", {name}" if len(names) > 1 else "")
-        if len(names) == 1:
-            axes.fill_between(x, line.low, line.high, step="post", color=colors[board],
-                              alpha=0.2, lw=0)
-        axes.step(x, line.median, where="post", ls=styles[name], color=colors[board], lw=1.5,
-                  label=label)
-    axes.set_xscale("log")
-    axes.set_yscale("symlog", linthresh=1)
-    axes.yaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
-    axes.set_ylim(bottom=0)
-    axes.set_xlabel("evaluations")
-    axes.set_ylabel(f"best {label} in the population" if not excess else
-                    f"best fitness in the population\n({label}; excess for "
-                    + ", ".join(excess) + ")")
-    axes.set_title(title)
-    axes.grid(True, which="major", alpha=0.3)
-    band = "\nand interquartile band" if len(names) == 1 else ""
-    figure.legend(title=f"median over seeds{band}", fontsize=8, title_fontsize=8,
-                  loc="outside right upper")
-    save_figure(figure, path)
+    single = len(names) == 1
+    if single:
+        figure = new_figure(8.5, 4.8)
+        panels = np.array([[figure.subplots()]])
+    else:
+        figure, panels = _panels(4.2, 3.3, len(boards), sharey=False)
+    colors, styles = palette(boards), entry_styles(names)
+    emphasised = PUBLISHED if PUBLISHED in names else names[0]  # the experiment's first GA
+    banded = set(names) if single else {emphasised}
+    for axes, board in zip(panels.flat, boards if not single else [None]):
+        drawn = [line for line in lines if board is None or line.board == board]
+        top = 1.0
+        for line in drawn:
+            x = line.evaluations
+            style = ({"color": colors[line.board], "lw": 1.5} if single
+                     else styles[line.algorithm])
+            if line.algorithm in banded:
+                axes.fill_between(x, line.low, line.high, step="post", color=style["color"],
+                                  alpha=0.2, lw=0)
+                top = max(top, float(np.nanmax(line.high)))
+            top = max(top, float(np.nanmax(line.median)))
+            axes.step(x, line.median, where="post", **style,
+                      label=f"{line.board} x {line.board}" if single else line.algorithm)
+        log_x(axes)
+        conflicts_y(axes, top)
+        axes.set_xlabel("evaluations")
+        axes.grid(True, which="major", alpha=0.3)
+        if not single:
+            axes.set_title(f"{board} x {board}", fontsize=10)
+    for axes in panels[:, 0]:
+        axes.set_ylabel(_y_label(data, label))
+    band = "the interquartile band" + ("" if single else f" around {emphasised}'s")
+    legend_once(figure, panels, title=f"median over seeds;\n{band}")
+    figure.suptitle(title)
+    return save_figure(figure, path)
 
 
 DISTINCT_ABOVE = 10_000  # values of an ECDF line beyond which it steps at distinct values only
@@ -111,96 +111,108 @@ def _ecdf(axes, values, solved, total, **style):
 
 
 def _grid(count: int) -> tuple[int, int]:
-    """Lines and columns for ``count`` panels: three to a line, four past nine panels."""
-    columns = min(count, 3 if count <= 9 else 4)
+    """Lines and columns for ``count`` panels: as square as it goes, at most four to a line
+    (4 panels: 2 x 2; 5 or 6: 3 to a line; 10 and more: 4)."""
+    columns = min(count, 4, max(1, int(np.ceil(np.sqrt(count)))))
     return -(-count // columns), columns
 
 
-def _panels(width: float, height: float, count: int):
-    """A figure of ``count`` panels of about width x height inches sharing the y axis."""
+def _panels(width: float, height: float, count: int, sharey: bool = True, sharex: bool = False):
+    """A figure of ``count`` panels of about width x height inches (sharing the y axis unless
+    told otherwise, and the x axis when told)."""
     lines, columns = _grid(count)
-    figure = new_figure(width * columns + 1.5, height * lines + 0.5)
-    panels = figure.subplots(lines, columns, squeeze=False, sharey=True)
+    figure = new_figure(width * columns + 1.8, height * lines + 0.6)
+    panels = figure.subplots(lines, columns, squeeze=False, sharey=sharey, sharex=sharex)
     for axes in panels.flat[count:]:
         axes.set_visible(False)
     return figure, panels
 
 
-def ecdf(runs: pd.DataFrame, path: Path, title: str) -> None:
+def left_out(runs: pd.DataFrame) -> list[str]:
+    """The algorithms of ``runs`` that do no counted work (unit none: the construction), which
+    the work ECDF cannot draw."""
+    return _in_order(runs.loc[runs["unit"] == "none", "algorithm"])
+
+
+def ecdf(runs: pd.DataFrame, path: Path, title: str):
     """The runtime distribution: the fraction of runs solved within a given amount of work, a
-    panel per algorithm that searches (the construction does no work to plot)."""
+    panel per algorithm that searches (one x axis for all when they count one unit); the title names those left out, which do no work to
+    plot (the construction: its wall time is in ecdf-seconds.png and the tables)."""
+    missing = left_out(runs)
     runs = runs[runs["unit"] != "none"]
     algorithms = _in_order(runs["algorithm"])
-    figure, panels = _panels(3.9, 3.4, len(algorithms))
+    same = runs["unit"].nunique() == 1  # one unit of work: one x axis, to compare the panels
+    figure, panels = _panels(3.9, 3.4, len(algorithms), sharex=same)
     colors = palette(sorted(runs["board"].unique()))
     for axes, algorithm in zip(panels.flat, algorithms):
         rows = runs[runs["algorithm"] == algorithm]
         for board, group in rows.groupby("board"):
             _ecdf(axes, group["work"].to_numpy(), group["solved"].to_numpy(), len(group),
                   color=colors[board], lw=1.5, label=f"{board}")
-        axes.set_xscale("log")
+        log_x(axes)
         axes.set_xlabel(rows["unit"].iloc[0])
-        axes.set_title(algorithm, fontsize=10)
+        axes.set_title(algorithm, fontsize=10, fontweight="bold" if algorithm == PUBLISHED else None)
         axes.grid(True, alpha=0.3)
     for axes in panels[:, 0]:
         axes.set_ylabel("fraction of runs solved")
     panels[0, 0].set_ylim(0, 1.02)
-    figure.legend(*panels[0, 0].get_legend_handles_labels(), title="board", fontsize=8,
-                  title_fontsize=8, loc="outside right upper")
-    figure.suptitle(title)
-    save_figure(figure, path)
+    legend_once(figure, panels, title="board")
+    note = ("" if not missing else "\nnot drawn, doing no counted work: " + ", ".join(missing)
+            + " (wall time: ecdf-seconds.png)")
+    figure.suptitle(title + note, fontsize=11 if missing else None)
+    return save_figure(figure, path)
 
 
-def seconds(summary: pd.DataFrame, path: Path, title: str) -> None:
-    """Median wall time per run against the board size, log-log, a line per algorithm."""
+def seconds(summary: pd.DataFrame, path: Path, title: str):
+    """Median wall time per run against the board size, log-log, a line per algorithm, the
+    x axis labelled at each board."""
     figure = new_figure(7.5, 4.8)
     axes = figure.subplots()
     algorithms = _in_order(summary["algorithm"])
-    colors = palette(algorithms)
+    styles = entry_styles(algorithms)
     for algorithm in algorithms:
         rows = summary[summary["algorithm"] == algorithm].sort_values("board")
         solved = rows[rows["solved"] * 2 > rows["runs"]]
-        axes.plot(solved["board"], solved["median_seconds"], "o-", color=colors[algorithm],
-                  label=algorithm, ms=4)
+        axes.plot(solved["board"], solved["median_seconds"], marker="o", ms=4,
+                  label=algorithm, **styles[algorithm])
         failed = rows[rows["solved"] * 2 <= rows["runs"]]
         if len(failed):
-            axes.plot(failed["board"], failed["median_seconds"], "x", color=colors[algorithm], ms=7)
+            axes.plot(failed["board"], failed["median_seconds"], "x", color=styles[algorithm]["color"],
+                      ms=7)
     wide = summary["board"].max() / summary["board"].min() > 1000
     axes.set_xscale("log", base=10 if wide else 2)
+    if not wide:  # powers of ten are labels enough across more than three decades
+        board_ticks(axes, summary["board"])
     axes.set_yscale("log")
     axes.set_xlabel("board size N")
     axes.set_ylabel("median wall time per run (s)")
     axes.set_title(title + "\n(x: most runs unsolved within their budget)", fontsize=10)
     axes.grid(True, which="major", alpha=0.3)
-    axes.legend(fontsize=8)
-    save_figure(figure, path)
+    legend_once(figure, [axes])
+    return save_figure(figure, path)
 
 
-def ecdf_seconds(runs: pd.DataFrame, path: Path, title: str) -> None:
+def ecdf_seconds(runs: pd.DataFrame, path: Path, title: str):
     """The fraction of runs solved within a given wall time, per algorithm, a panel per board."""
     boards = sorted(runs["board"].unique())
     figure, panels = _panels(3.9, 3.3, len(boards))
-    colors = palette(_in_order(runs["algorithm"]))
+    styles = entry_styles(_in_order(runs["algorithm"]))
     for axes, board in zip(panels.flat, boards):
         for algorithm, group in runs[runs["board"] == board].groupby("algorithm", sort=False):
             _ecdf(axes, group["seconds"].to_numpy(), group["solved"].to_numpy(), len(group),
-                  color=colors[algorithm], lw=1.4, label=algorithm)
-        axes.set_xscale("log")
+                  label=algorithm, **styles[algorithm])
+        log_x(axes)
         axes.set_title(f"{board:,} x {board:,}", fontsize=10)
         axes.set_xlabel("wall time (s)")
         axes.grid(True, alpha=0.3)
     for axes in panels[:, 0]:
         axes.set_ylabel("fraction solved")
-    handles = {}  # every algorithm once, though not every one runs on every board
-    for axes in panels.flat:
-        for handle, label in zip(*axes.get_legend_handles_labels()):
-            handles.setdefault(label, handle)
-    figure.legend(list(handles.values()), list(handles), fontsize=8, loc="outside right upper")
+    legend_once(figure, panels)  # every algorithm once, though not every one runs everywhere
     figure.suptitle(title)
-    save_figure(figure, path)
+    return save_figure(figure, path)
 
 
-def fixed_target(traces, path: Path, title: str, label: str = "attacking pairs") -> None:
+def fixed_target(traces, path: Path, title: str, label: str = "attacking pairs"):
     """The fixed-target ECDF of the GA's runs: the fraction of (run, target) pairs whose best
     so far has reached the target within a given number of evaluations. One GA: one panel, a
     line per board; several: a panel per board, a line per GA. ``traces``: folded.Folded, or
@@ -214,32 +226,26 @@ def fixed_target(traces, path: Path, title: str, label: str = "attacking pairs")
         panels = np.array([[figure.subplots()]])
     else:
         figure, panels = _panels(3.9, 3.4, len(boards))
-    colors = palette(boards if single else names)
+    colors, styles = palette(boards), entry_styles(names)
     for (name, board), (levels, times) in groups.items():
         axes = panels.flat[0 if single else boards.index(board)]
-        _ecdf(axes, times, np.isfinite(times), len(times), lw=1.5,
-              color=colors[board if single else name],
+        style = {"color": colors[board], "lw": 1.5} if single else styles[name]
+        _ecdf(axes, times, np.isfinite(times), len(times), **style,
               label=f"{board} (targets {levels} to 0)" if single else name)
         if not single:
             axes.set_title(f"{board} x {board}: targets {levels} to 0", fontsize=10)
     for axes in panels.flat:
-        axes.set_xscale("log")
-        axes.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+        log_x(axes)
         axes.set_xlabel("evaluations")
         axes.grid(True, alpha=0.3)
     for axes in panels[:, 0]:
         axes.set_ylabel("fraction of (run, target) pairs reached")
     panels[0, 0].set_ylim(0, 1.02)
-    handles = {}
-    for axes in panels.flat:
-        for handle, label in zip(*axes.get_legend_handles_labels()):
-            handles.setdefault(label, handle)
-    figure.legend(list(handles.values()), list(handles), title="board" if single else None,
-                  fontsize=8, title_fontsize=8, loc="outside right upper")
+    legend_once(figure, panels, title="board" if single else None)
     explained = f"targets: every level of {label} from the first populations' median to 0"
     if single:
         panels[0, 0].set_title(explained, fontsize=9)
         figure.suptitle(title)
     else:
-        figure.suptitle(f"{title}\n{explained}", fontsize=10)
-    save_figure(figure, path)
+        figure.suptitle(f"{title}\n" + explained.replace(" from", "\nfrom"), fontsize=10)
+    return save_figure(figure, path)

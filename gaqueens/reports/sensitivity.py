@@ -80,7 +80,7 @@ def _lines(rows: pd.DataFrame, grid, path: str, fixed: dict):
 
 def lines_plot(table: pd.DataFrame, grid, fixed: dict, path: Path, title: str) -> None:
     """sensitivity.png: a panel per grid path (see the module's docstring)."""
-    from gaqueens.reports.plots import new_figure, palette, save_figure
+    from gaqueens.reports.figures import new_figure, palette, save_figure
 
     paths = grid.paths
     figure = new_figure(4.6 * len(paths) + 1.6, 4.2)
@@ -123,7 +123,7 @@ def heatmap(table: pd.DataFrame, grid, fixed: dict, path: Path, title: str) -> N
     """sensitivity-heatmap.png: for a grid of two paths, a panel per board."""
     import matplotlib
 
-    from gaqueens.reports.plots import new_figure, save_figure
+    from gaqueens.reports.figures import new_figure, save_figure
 
     rows_path, columns_path = grid.paths
     row_values, column_values = (list(dict(grid.values)[p]) for p in grid.paths)

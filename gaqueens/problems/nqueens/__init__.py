@@ -9,6 +9,8 @@ pairs of queens that attack each other.
     verifier.py        the independent verifier, which imports nothing of what makes answers
     facts.py           random placements' mean conflicts, known solution counts, the drawing
     counting.py        every solution counted (and its compiled kernel, counting_kernel.py)
+    solutions.py       every solution of a small board listed, and the 8 symmetries of the square
+    solutions_page.py  the self-contained page of them (count N --html)
 """
 
 from __future__ import annotations
