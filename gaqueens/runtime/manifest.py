@@ -39,7 +39,7 @@ def checkout() -> dict:
     as results/ aside, and a digest of the package's own changes (its diff from the commit and
     its untracked files), so that two different edits never pass for the same code; empty when
     gaqueens is installed from a package."""
-    top = Path(__file__).resolve().parent.parent
+    top = Path(__file__).resolve().parents[2]  # the checkout: gaqueens/runtime/manifest.py
 
     def git(*args, strip=True):
         out = subprocess.run(["git", "-C", str(top), *args], capture_output=True, text=True,
