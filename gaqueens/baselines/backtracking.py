@@ -26,12 +26,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from gaqueens.problems.nqueens.facts import has_solution
-from gaqueens.problems.nqueens.fitness import Conflicts
 from gaqueens.core.ranges import Whole, check, setting
 from gaqueens.core.algorithms import algorithm
 from gaqueens.core.result import Result
 
 UNIT = "nodes"
+MEMORY_PER_QUEEN = 40  # bytes: see the module's docstring
+MEMORY_FIXED = 16 * 2**20
 
 
 @dataclass(frozen=True)
@@ -47,49 +48,39 @@ class Settings:
         check(self)
 
 
-@algorithm("backtracking", settings=Settings, unit=UNIT, deterministic=True)
+def memory(settings: Settings, board: int) -> int:
+    """The bytes a run needs beyond the loaded process: MEMORY_PER_QUEEN a queen and
+    MEMORY_FIXED (the module's docstring gives the measured peaks)."""
+    return MEMORY_FIXED + MEMORY_PER_QUEEN * board
+
+
+@algorithm("backtracking", settings=Settings, unit=UNIT, deterministic=True, memory=memory)
 def run(settings: Settings, board: int, seed: int) -> Result:
     """The first solution in lexicographic order, or the budget spent; ``seed`` is unused."""
     if not has_solution(board):
         raise ValueError(f"backtracking: board {board} has no solution (boards 2 and 3 have none)")
-    path, nodes = search(board, settings.budget)
-    solution = complete(path, board)
-    conflicts = int(Conflicts(board)(solution[None])[0])
-    return Result(solved=conflicts == 0, conflicts=conflicts, work=nodes, solution=solution)
+    from gaqueens.baselines.backtracking_kernel import pairs, search
+
+    placed = np.empty(board, dtype=np.int32)
+    rows, nodes = search(board, settings.budget, placed)
+    solution = complete(placed[:rows], board)
+    conflicts = int(pairs(solution))
+    return Result(solved=conflicts == 0, conflicts=conflicts, work=int(nodes), solution=solution)
 
 
 def search(n: int, budget: int) -> tuple[list[int], int]:
     """Depth-first search for the first solution; returns the columns of the rows placed (all
     n of them when solved) and the nodes spent, at most ``budget``."""
-    full = (1 << n) - 1
-    # per row: the untried free columns, and the columns, falling and rising diagonals
-    # attacked from above, each as a bit mask seen from that row
-    untried, columns = [full] + [0] * n, [0] * (n + 1)
-    falling, rising = [0] * (n + 1), [0] * (n + 1)
-    placed = [0] * n
-    row = nodes = 0
-    while row >= 0:
-        free = untried[row]
-        if not free:
-            row -= 1
-            continue
-        if nodes == budget:
-            break
-        bit = free & -free  # the lowest free column
-        untried[row] = free ^ bit
-        placed[row] = bit
-        nodes += 1
-        if row == n - 1:
-            row = n
-            break
-        c, f, r = columns[row] | bit, ((falling[row] | bit) << 1) & full, (rising[row] | bit) >> 1
-        row += 1
-        columns[row], falling[row], rising[row] = c, f, r
-        untried[row] = full & ~(c | f | r)
-    return [bit.bit_length() - 1 for bit in placed[:row]], nodes
+    from gaqueens.baselines.backtracking_kernel import search as compiled
+
+    placed = np.empty(n, dtype=np.int32)
+    rows, nodes = compiled(n, budget, placed)
+    return placed[:rows].tolist(), int(nodes)
 
 
-def complete(path: list[int], n: int) -> np.ndarray:
-    """The rows placed, then the columns left over in increasing order in the rows below."""
-    used = set(path)
-    return np.array(path + [c for c in range(n) if c not in used], dtype=np.int64)
+def complete(path: np.ndarray, n: int) -> np.ndarray:
+    """The rows placed, then the columns left over in increasing order in the rows below
+    (int32)."""
+    left = np.ones(n, dtype=bool)
+    left[path] = False
+    return np.concatenate((path, np.flatnonzero(left).astype(np.int32))).astype(np.int32)
