@@ -25,6 +25,7 @@ from gaqueens.runtime.claims import claims, run_problem
 from gaqueens.cli import Parser
 from gaqueens.core.errors import Fault, Rejected
 from gaqueens.experiment import BOARDS, SEED, BadInput, load
+from gaqueens.experiment.baseline_keys import board_problem
 
 DRAWN_UP_TO = 20
 LISTED_UP_TO = 64
@@ -93,6 +94,8 @@ def _run(args) -> None:
         except Unknown as error:
             raise BadInput(f"--algorithm {args.algorithm} {error}") from None
         settings = algorithm.settings()
+    if board_problem(args.algorithm, algorithm, args.board):
+        raise BadInput(f"--board {board_problem(args.algorithm, algorithm, args.board)}")
     problem = getattr(settings, "problem", problems.DEFAULT)
     if not problems.get(problem).has_solution(args.board) and getattr(settings, "target", 0) == 0:
         raise BadInput(f"--board {args.board} has no solution (boards 2 and 3 have none)")

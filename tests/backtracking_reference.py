@@ -31,3 +31,28 @@ def search(n: int, budget: int) -> tuple[list[int], int]:
         columns[row], falling[row], rising[row] = c, f, r
         untried[row] = full & ~(c | f | r)
     return [bit.bit_length() - 1 for bit in placed[:row]], nodes
+
+
+def heuristic_search(attempt, limit: int) -> bool:
+    """Heuristic backtracking's attempt as first shipped: a list per depth of the squares left
+    to try (the last one first), O(N^2) memory; made on ``attempt`` (a
+    gaqueens.baselines.backtracking_heuristic._Attempt) with its choices, place and lift."""
+    stack = [attempt.choices()]
+    placed: list[tuple[int, int]] = []
+    while stack:
+        if len(placed) == len(stack):
+            attempt.lift(*placed.pop())
+        if not stack[-1] or attempt.nodes >= limit:
+            stack.pop()
+            if attempt.nodes >= limit:
+                return False
+            continue
+        square = stack[-1].pop()
+        attempt.place(*square)
+        placed.append(square)
+        attempt.nodes += 1
+        if len(placed) == attempt.n:
+            return True
+        if attempt.row_free.min() > 0 and attempt.column_free.min() > 0:
+            stack.append(attempt.choices())
+    return False

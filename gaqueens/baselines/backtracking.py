@@ -31,7 +31,7 @@ from gaqueens.core.algorithms import algorithm
 from gaqueens.core.result import Result
 
 UNIT = "nodes"
-MEMORY_PER_QUEEN = 40  # bytes: see the module's docstring
+MEMORY_PER_QUEEN = 32  # bytes: see the module's docstring
 MEMORY_FIXED = 16 * 2**20
 
 

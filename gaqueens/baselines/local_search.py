@@ -43,6 +43,8 @@ from gaqueens.core.ranges import Whole, check, setting
 from gaqueens.core.algorithms import algorithm
 from gaqueens.core.result import Result
 
+MEMORY_PER_QUEEN = 24  # bytes: the kernel's arrays (see the module's docstring)
+MEMORY_FIXED = 16 * 2**20
 UNIT = "swaps"
 
 
@@ -66,7 +68,12 @@ class Settings:
         check(self)
 
 
-@algorithm("local-search", settings=Settings, unit=UNIT)
+def memory(settings: Settings, board: int) -> int:
+    """The bytes a run needs beyond the loaded process (the module's docstring)."""
+    return MEMORY_FIXED + MEMORY_PER_QUEEN * board
+
+
+@algorithm("local-search", settings=Settings, unit=UNIT, memory=memory)
 def run(settings: Settings, board: int, seed: int) -> Result:
     """Greedy starts and repairs until a solution or the budget; the final placement is
     returned with its attacking pairs, solved or not."""

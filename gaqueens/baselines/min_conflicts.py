@@ -46,6 +46,8 @@ from gaqueens.core.ranges import Whole, check, setting
 from gaqueens.core.algorithms import algorithm
 from gaqueens.core.result import Result
 
+MEMORY_PER_QUEEN = 60  # bytes: the kernel's arrays (see the module's docstring)
+MEMORY_FIXED = 16 * 2**20
 UNIT = "moves"
 
 
@@ -70,7 +72,12 @@ class Settings:
         check(self)
 
 
-@algorithm("min-conflicts", settings=Settings, unit=UNIT, permutation=False)
+def memory(settings: Settings, board: int) -> int:
+    """The bytes a run needs beyond the loaded process (the module's docstring)."""
+    return MEMORY_FIXED + MEMORY_PER_QUEEN * board
+
+
+@algorithm("min-conflicts", settings=Settings, unit=UNIT, permutation=False, memory=memory)
 def run(settings: Settings, board: int, seed: int) -> Result:
     """Greedy starts and repairs until a solution or the budget; the final placement is
     returned with its attacking pairs, solved or not."""
