@@ -25,9 +25,22 @@ trial descents during development (not kept as a command): rows alone failed mor
 the last few queens. The scaling sweep (experiments/scaling.yaml) measures what it reaches.
 
 Each placement updates the counts along the four lines through the queen with numpy, O(N),
-so a solution costs O(N^2): results/scaling gives its times, up to ten thousand queens. The unit of work is nodes: queens placed. Checked by the independent verifier
-(gaqueens.problems.nqueens.verifier) on small boards over many seeds (tests/test_baselines.py), and on every run
-of a sweep.
+so a solution costs O(N^2): results/scaling gives its times, up to ten thousand queens. The
+unit of work is nodes: queens placed.
+
+Memory (``memory``): O(N). A depth keeps its line, the random generator's state before it
+shuffled that line's free squares and how many it has tried, and replays the shuffle when the
+search comes back to it (_Attempt says how); the first version kept each depth's list of
+squares, O(N^2), and passed 2 GB on 100,000 queens (14.7 GB seen). The random stream, the
+squares and their order are unchanged: the same seed gives the same run, node for node
+(tests/test_kernels.py runs the list-per-depth search, kept in tests/backtracking_reference.py,
+beside it). The need stated is MEMORY_FIXED + MEMORY_PER_QUEEN x N, 16 MiB + 400 bytes a
+queen (the lines' flags and counts, the per-depth numbers, and the temporary index arrays of
+a placement's update, some 30 8-byte numbers a queen); measured (python -m
+gaqueens.bench.memory, budget 200 nodes): MEASURED_HEURISTIC.
+
+Checked by the independent verifier (gaqueens.problems.nqueens.verifier) on small boards over
+many seeds (tests/test_baselines.py), and on every run of a sweep.
 """
 
 from __future__ import annotations
