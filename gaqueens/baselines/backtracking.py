@@ -23,7 +23,7 @@ solution the search had not reached; the run is then reported solved, as the ver
 it, with the nodes spent.
 
 Memory (``memory``): MEMORY_FIXED + MEMORY_PER_QUEEN x N bytes beyond the loaded process,
-16 MiB + 32 bytes a queen: the placed columns (int32), the bit sets (3/8 of a byte), the
+512 KiB + 32 bytes a queen: the placed columns (int32), the bit sets (3/8 of a byte), the
 completed placement (int32 and an int64 index of the columns left) and the int32 diagonal
 counts of its attacking pairs; 48.8 MB on a million queens. Measured (python -m
 gaqueens.bench.memory: the peak a run of budget 10^5 adds to a warmed process):
@@ -48,7 +48,7 @@ from gaqueens.core.result import Result
 
 UNIT = "nodes"
 MEMORY_PER_QUEEN = 32  # bytes: see the module's docstring
-MEMORY_FIXED = 16 * 2**20
+MEMORY_FIXED = 2**19  # 512 KiB: a small run's scattered allocations
 
 
 @dataclass(frozen=True)

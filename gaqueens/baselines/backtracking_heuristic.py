@@ -34,7 +34,7 @@ search comes back to it (_Attempt says how); the first version kept each depth's
 squares, O(N^2), and passed 2 GB on 100,000 queens (14.7 GB seen). The random stream, the
 squares and their order are unchanged: the same seed gives the same run, node for node
 (tests/test_kernels.py runs the list-per-depth search, kept in tests/backtracking_reference.py,
-beside it). The need stated is MEMORY_FIXED + MEMORY_PER_QUEEN x N, 16 MiB + 400 bytes a
+beside it). The need stated is MEMORY_FIXED + MEMORY_PER_QUEEN x N, 512 KiB + 400 bytes a
 queen (the lines' flags and counts, the per-depth numbers, and the temporary index arrays of
 a placement's update, some 30 8-byte numbers a queen); measured (python -m
 gaqueens.bench.memory, budget 200 nodes): MEASURED_HEURISTIC.
@@ -58,7 +58,7 @@ from gaqueens.core.result import Result
 
 UNIT = "nodes"
 MEMORY_PER_QUEEN = 400  # bytes: see the module's docstring
-MEMORY_FIXED = 16 * 2**20
+MEMORY_FIXED = 2**19  # 512 KiB: a small run's scattered allocations
 
 
 @dataclass(frozen=True)

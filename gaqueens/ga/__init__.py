@@ -78,7 +78,7 @@ def warm(settings: GaSettings) -> None:
 # batched engine, where setting up the first population, in int64, is the peak; about 65 per
 # queen of the population and the children on the deap engine), and per generation of the
 # trace
-MEMORY_BATCHED, MEMORY_GENOME, MEMORY_GENERATION, MEMORY_FIXED = 240, 120, 64, 16 * 2**20
+MEMORY_BATCHED, MEMORY_GENOME, MEMORY_GENERATION, MEMORY_FIXED = 240, 120, 64, 2**19
 
 
 def memory(settings: GaSettings, board: int, runs: int = 1) -> int:
