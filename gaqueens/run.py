@@ -33,6 +33,7 @@ from gaqueens.cli import Parser
 from gaqueens.core.errors import Fault, Rejected
 from gaqueens.core.files import folder_problem, write_text
 from gaqueens.experiment import BOARDS, SEED, BadInput, load
+from gaqueens.experiment.baseline_keys import board_problem
 from gaqueens.ga import GaSettings
 
 DRAWN_UP_TO = 20
@@ -117,6 +118,8 @@ def _run(args) -> None:
         settings = algorithm.settings()
     if (args.trace or args.html) and not isinstance(settings, GaSettings):
         raise BadInput(f"--trace and --html replay a GA run; {args.algorithm} is not a GA")
+    if board_problem(args.algorithm, algorithm, args.board):
+        raise BadInput(f"--board {board_problem(args.algorithm, algorithm, args.board)}")
     problem = getattr(settings, "problem", problems.DEFAULT)
     if not problems.get(problem).has_solution(args.board) and getattr(settings, "target", 0) == 0:
         raise BadInput(f"--board {args.board} has no solution (boards 2 and 3 have none)")

@@ -310,3 +310,39 @@ def test_a_ga_batch_is_preceded_once_by_an_untimed_run_of_its_settings(monkeypat
         execution.execute_batch(algorithm, settings, 12, [1, 2])
     capped = dataclasses.replace(settings, generations=ga.WARM_GENERATIONS)
     assert calls == [(capped, 8, [0]), (settings, 12, [1, 2]), (settings, 12, [1, 2])]
+
+
+# ---- the board bound: 10^8 for the solvers that scale, 10^7 for the others -------------------
+
+
+def test_an_experiment_takes_a_hundred_million_queens_for_the_solvers_that_scale(tmp_path):
+    from gaqueens.experiment.baseline_keys import SCALING
+
+    path = tmp_path / "huge.yaml"
+    path.write_text("boards: [8, 100000000]\nga: none\nbaselines: [local-search, min-conflicts, "
+                    "construction]\n")
+    experiment = load(path)
+    assert experiment.boards == (8, 100_000_000)
+    assert sorted(entry.name for entry in experiment.entries) == sorted(SCALING)
+    for name in ("backtracking", "backtracking-heuristic"):
+        path.write_text(f"boards: [8, 10000001]\nga: none\nbaselines: [{name}]\n")
+        with pytest.raises(BadInput, match=f"boards\\[1\\] is 10,000,001, above 10,000,000, the "
+                                           f"largest board {name} takes"):
+            load(path)
+        path.write_text(f"boards: [8, 10000001]\nga: none\nbaselines: {{{name}: "
+                        "{max-board: 10000000}}\n")
+        assert load(path).boards == (8, 10_000_001)  # max-board keeps it off the big board
+
+
+@pytest.mark.parametrize("board, name, said", [
+    (100_000_001, "local-search", "--board must be a whole number from 1 to 100,000,000"),
+    (10_000_001, "backtracking", "--board is 10,000,001, above 10,000,000, the largest board "
+                                 "backtracking takes"),
+    (10_000_001, "ga", "the largest board ga takes"),
+])
+def test_gaqueens_run_refuses_a_board_above_the_algorithms_bound(board, name, said):
+    done = subprocess.run(
+        [sys.executable, "-m", "gaqueens.run", "--board", str(board), "--algorithm", name],
+        capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    assert said in done.stderr and done.stderr.count("\n") == 1

@@ -38,13 +38,13 @@ def test_the_c_program_makes_the_same_run_as_gaqueens(c_program, n, tries, facto
     for seed in (0, 1, 2, 3, 2**64 - 1):
         done = subprocess.run([str(c_program), str(n), str(seed), str(tries), str(factor),
                                str(budget)], capture_output=True, text=True, check=True)
-        solved, conflicts, swaps, seconds, total, peak = done.stdout.split()
+        solved, conflicts, swaps, seconds, total, peak, cpu = done.stdout.split()
         ours = local_search.run(local_search.Settings(start_tries=tries, restart_factor=factor,
                                                       budget=budget), n, seed)
         assert (int(solved), int(conflicts), int(swaps)) == (
             ours.solved, ours.conflicts, ours.work)
         assert int(total) == checksum(ours.solution)
-        assert float(seconds) >= 0 and int(peak) >= 0
+        assert float(seconds) >= 0 and int(peak) >= 0 and float(cpu) >= 0
 
 
 def test_the_c_program_refuses_bad_arguments_with_exit_2(c_program):
@@ -101,3 +101,46 @@ def test_the_section_on_tiny_boards(monkeypatch, tmp_path, compiler):
     engines = {row["engine"] for row in report.rows}
     assert engines == {"local-search (gaqueens)", "min-conflicts", "count"} | (
         {"local-search (C)"} if compiler else set())
+
+
+# ---- each algorithm's stated memory need, against a measured run ----------------------------
+
+
+def test_every_built_in_algorithm_states_a_need_that_grows_with_the_board():
+    from gaqueens.core.algorithms import ALGORITHMS
+    from gaqueens.runtime.execution import need
+
+    for name, algorithm in ALGORITHMS.items():
+        small, large = (need(algorithm, algorithm.settings(), board) for board in (10**3, 10**5))
+        assert small is not None and 0 < small < large, name
+
+
+@pytest.mark.parametrize("name, board, fields", [
+    ("local-search", 10**6, []), ("min-conflicts", 10**6, []), ("construction", 10**6, []),
+    ("backtracking", 10**6, ["budget=1000"]), ("backtracking-heuristic", 10**5, ["budget=20"]),
+    ("ga", 20_000, ["generations=2"]), ("ga", 10_000, ["generations=2", "runs=3"]),
+    ("ga", 5_000, ["generations=2", "engine=deap"]),
+])
+def test_a_stated_need_bounds_the_peak_a_run_adds_to_its_process(name, board, fields):
+    from gaqueens.bench.memory import need_and_peak
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the peak is read from /proc")
+    found = need_and_peak(name, board, fields)
+    assert found["peak"] is not None and 0 < found["peak"] <= found["need"], found
+
+
+def test_the_memory_table_prints_need_measure_and_ratio(monkeypatch, capsys):
+    from gaqueens.bench import memory
+
+    monkeypatch.setattr(memory, "QUICK_NEEDS", {"construction": ((1000,), [])})
+    monkeypatch.setattr(memory, "need_and_peak", lambda name, board, fields: {
+        "need": 2_000_000, "peak": 3_000_000 if board > 500 else 1_000_000, "reset": True})
+    assert memory.main(["--quick"]) == 1  # a need below the peak is said, and fails
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].split()[:5] == ["construction", "1,000", "2.0MB", "3.0MB", "1.50"]
+    assert lines[1].endswith("NOT an upper bound")
+    monkeypatch.setattr(memory, "QUICK_NEEDS", {"construction": ((100,), [])})
+    assert memory.main(["--quick"]) == 0
+    assert "0.50  defaults" in capsys.readouterr().out
+    assert memory.main(["--bad"]) == 2

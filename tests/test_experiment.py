@@ -378,8 +378,10 @@ BAD_INPUTS = {
     "boards-scalar": ("boards: 8\n", ["boards must be a list", "got 8"]),
     "boards-mapping": ("boards: {8: 1}\n", ["boards must be a list", "got {8: 1}"]),
     "boards-empty": ("boards: []\n", ["boards must be a list", "got []"]),
-    "board-0": ("boards: [0]\n", ["boards[0] must be a whole number from 1 to 10,000,000, got 0"]),
-    "board-10^8": ("boards: [100000000]\n", ["boards[0] must be", "got 100000000"]),
+    "board-0": ("boards: [0]\n", ["boards[0] must be a whole number from 1 to 100,000,000, got 0"]),
+    "board-10^9": ("boards: [1000000000]\n", ["boards[0] must be", "got 1000000000"]),
+    "board-10^8-ga": ("boards: [100000000]\n", ["boards[0] is 100,000,000, above 10,000,000, the "
+                                               "largest board ga takes"]),
     "board-float": ("boards: [8, 16.0]\n", ["boards[1] must be a whole number", "got 16.0"]),
     "board-bool": ("boards: [true]\n", ["boards[0] must be a whole number", "got true"]),
     "board-twice": ("boards: [8, 8]\n", ["boards lists a board twice"]),

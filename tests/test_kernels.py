@@ -1,7 +1,9 @@
-"""The compiled kernels of the local search and min-conflicts (gaqueens.baselines.*_kernel):
-their random numbers against SplitMix64's published outputs, the local search against a plain
-Python reading of its docstring run on the same random numbers, each kernel's bookkeeping
-against brute force, and the cache (gaqueens.core.jit)."""
+"""The compiled kernels of the local search, min-conflicts and plain backtracking
+(gaqueens.baselines.*_kernel): their random numbers against SplitMix64's published outputs,
+the local search against a plain Python reading of its docstring run on the same random
+numbers, plain backtracking node for node against its first, mask-per-row search, each
+kernel's bookkeeping against brute force, and the cache (gaqueens.core.jit); and heuristic
+backtracking draw for draw against its first, list-per-depth search."""
 
 import os
 import subprocess
@@ -13,8 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gaqueens.baselines import (local_search, local_search_kernel, min_conflicts,
-                                min_conflicts_kernel)
+from backtracking_reference import heuristic_search, search as reference_search
+
+from gaqueens.baselines import (backtracking, backtracking_kernel, local_search,
+                                local_search_kernel, min_conflicts, min_conflicts_kernel)
+from gaqueens.baselines.backtracking_heuristic import _Attempt
 from gaqueens.problems.nqueens.verifier import attacking_pairs
 from gaqueens.core.jit import kernel
 
@@ -272,8 +277,8 @@ def test_the_kernels_cache_where_numba_cache_dir_says_and_a_second_process_reads
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     program = ("from gaqueens.baselines import local_search, local_search_kernel as k\n"
                "local_search.run(local_search.Settings(), 12, 1)\n"
-               "print(sum(k.search.stats.cache_hits.values()),"
-               " sum(k.search.stats.cache_misses.values()))\n")
+               "print(sum(k.solve.stats.cache_hits.values()),"
+               " sum(k.solve.stats.cache_misses.values()))\n")
     first = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True,
                            text=True, timeout=300)
     assert first.returncode == 0, first.stderr
@@ -295,3 +300,53 @@ def test_the_main_job_does_not_import_numba(tmp_path):
     imported = [line.split("|")[-1].strip() for line in done.stderr.splitlines()]
     assert "gaqueens.core.algorithms" in imported and "numpy" in imported
     assert not [name for name in imported if name.split(".")[0] in ("numba", "llvmlite")]
+
+
+# ---- plain backtracking's kernel against the mask-per-row search ----------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(board=st.integers(4, 20), budget=st.integers(1, 200_000))
+def test_backtracking_places_the_same_rows_node_for_node_as_the_mask_per_row_search(board, budget):
+    assert backtracking.search(board, budget) == reference_search(board, budget)
+
+
+@pytest.mark.parametrize("board", [1, *range(4, 21), 63, 64, 65, 127, 128, 129, 200])
+@pytest.mark.parametrize("budget", [1, 7, 100, 5_000, 60_000])
+def test_backtracking_matches_the_reference_on_every_board_and_across_word_boundaries(board, budget):
+    path, nodes = backtracking.search(board, budget)
+    assert (path, nodes) == reference_search(board, budget)
+    assert attacking_pairs(path) == 0 if path else True
+
+
+def test_the_lowest_bit_table_indexes_every_bit():
+    assert sorted(backtracking_kernel.LOWEST.tolist()) == list(range(64))
+    columns = np.zeros(2, np.uint64)
+    empty = np.zeros(4, np.uint64)
+    for c in (0, 1, 37, 63, 64, 99):
+        assert backtracking_kernel.first_free(columns, empty, empty, 100, 0, c, 0) == c
+    backtracking_kernel.mark(columns, 64, True)
+    assert backtracking_kernel.first_free(columns, empty, empty, 100, 0, 64, 0) == 65
+    assert backtracking_kernel.first_free(columns, empty, empty, 100, 0, 100, 0) == -1
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 300), seed=st.integers(0, 2**32 - 1))
+def test_the_int32_pair_count_of_a_permutation_is_the_verifiers(n, seed):
+    placement = np.random.default_rng(seed).permutation(n).astype(np.int32)
+    assert backtracking_kernel.pairs(placement) == attacking_pairs(placement)
+
+
+# ---- heuristic backtracking against its list-per-depth search -------------------------------
+
+
+@settings(max_examples=80, deadline=None)
+@given(n=st.sampled_from([1, *range(4, 40)]), seed=st.integers(0, 2**63 - 1),
+       limit=st.integers(1, 400))
+def test_heuristic_backtracking_keeps_the_list_per_depth_searchs_squares_and_random_stream(
+        n, seed, limit):
+    ours, theirs = (_Attempt(n, np.random.default_rng(seed)) for _ in range(2))
+    assert ours.search(limit) == heuristic_search(theirs, limit)
+    assert ours.nodes == theirs.nodes
+    assert ours.placement().tolist() == theirs.placement().tolist()
+    assert ours.rng.bit_generator.state == theirs.rng.bit_generator.state

@@ -25,9 +25,22 @@ trial descents during development (not kept as a command): rows alone failed mor
 the last few queens. The scaling sweep (experiments/scaling.yaml) measures what it reaches.
 
 Each placement updates the counts along the four lines through the queen with numpy, O(N),
-so a solution costs O(N^2): results/scaling gives its times, up to ten thousand queens. The unit of work is nodes: queens placed. Checked by the independent verifier
-(gaqueens.problems.nqueens.verifier) on small boards over many seeds (tests/test_baselines.py), and on every run
-of a sweep.
+so a solution costs O(N^2): results/scaling gives its times, up to ten thousand queens. The
+unit of work is nodes: queens placed.
+
+Memory (``memory``): O(N). A depth keeps its line, the random generator's state before it
+shuffled that line's free squares and how many it has tried, and replays the shuffle when the
+search comes back to it (_Attempt says how); the first version kept each depth's list of
+squares, O(N^2), and passed 2 GB on 100,000 queens (14.7 GB seen). The random stream, the
+squares and their order are unchanged: the same seed gives the same run, node for node
+(tests/test_kernels.py runs the list-per-depth search, kept in tests/backtracking_reference.py,
+beside it). The need stated is MEMORY_FIXED + MEMORY_PER_QUEEN x N, 512 KiB + 400 bytes a
+queen (the lines' flags and counts, the per-depth numbers, and the temporary index arrays of
+a placement's update, some 30 8-byte numbers a queen); measured (python -m
+gaqueens.bench.memory, budget 200 nodes): MEASURED_HEURISTIC.
+
+Checked by the independent verifier (gaqueens.problems.nqueens.verifier) on small boards over
+many seeds (tests/test_baselines.py), and on every run of a sweep.
 """
 
 from __future__ import annotations
@@ -44,6 +57,8 @@ from gaqueens.core.algorithms import algorithm
 from gaqueens.core.result import Result
 
 UNIT = "nodes"
+MEMORY_PER_QUEEN = 400  # bytes: see the module's docstring
+MEMORY_FIXED = 2**19  # 512 KiB: a small run's scattered allocations
 
 
 @dataclass(frozen=True)
@@ -63,7 +78,12 @@ class Settings:
         check(self)
 
 
-@algorithm("backtracking-heuristic", settings=Settings, unit=UNIT)
+def memory(settings: Settings, board: int) -> int:
+    """The bytes a run needs beyond the loaded process (the module's docstring)."""
+    return MEMORY_FIXED + MEMORY_PER_QUEEN * board
+
+
+@algorithm("backtracking-heuristic", settings=Settings, unit=UNIT, memory=memory)
 def run(settings: Settings, board: int, seed: int) -> Result:
     """Attempts with growing node limits until a solution or the budget; the placement of the
     last attempt is returned with its attacking pairs, solved or not."""
@@ -87,7 +107,15 @@ def run(settings: Settings, board: int, seed: int) -> Result:
 class _Attempt:
     """One depth-first attempt: the queens, the lines they use, and the free squares counted
     per row and per column without a queen (a row or column with a queen counts N + 1, so it
-    is never the most constrained)."""
+    is never the most constrained).
+
+    Each depth of the search keeps O(1) numbers, not its list of squares left to try (a list
+    per depth was O(N^2) memory: 14.7 GB seen on 100,000 queens): the line it chose, the state
+    of the random generator just before it shuffled that line's free squares, and how many of
+    them it has tried. When the search comes back to a depth, its board is again the one it
+    shuffled, so the same shuffle is made again from the saved state, on a generator of its
+    own; the run's generator is not rewound. The squares, their order and the random stream
+    are those of the list-per-depth search, draw for draw."""
 
     def __init__(self, n: int, rng: np.random.Generator):
         self.n, self.rng, self.nodes = n, rng, 0
@@ -99,42 +127,93 @@ class _Attempt:
         self.row_free = np.full(n, n)
         self.column_free = np.full(n, n)
         self.lines = np.arange(n)
+        # per depth: its line (a row: 0, a column: 1, and which), the generator's state
+        # before its shuffle, and its squares (their number, those tried)
+        self.kind, self.line = np.zeros(n, dtype=np.int8), np.zeros(n, dtype=np.int64)
+        self.state = np.zeros((n, 2), dtype=np.uint64)  # PCG64's 128-bit state, high and low
+        self.spare = np.zeros((n, 2), dtype=np.uint64)  # its buffered 32 bits, and whether any
+        self.size, self.tried = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+        self.replay = np.random.Generator(type(rng.bit_generator)())
+        self.shown: tuple[int, np.ndarray, np.ndarray] | None = None  # a depth's squares
 
     def search(self, limit: int) -> bool:
         """Depth first until a solution (True) or ``limit`` nodes (False)."""
-        stack = [self.choices()]  # per depth: the squares left to try, the last one first
-        placed: list[tuple[int, int]] = []  # per depth: the square holding its queen
-        while stack:
-            if len(placed) == len(stack):
-                self.lift(*placed.pop())
-            if not stack[-1] or self.nodes >= limit:
-                stack.pop()
+        n = self.n
+        rows, columns = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+        self.open(0)
+        depths, placed = 1, 0  # depths on the stack; queens placed, one per depth below
+        while depths:
+            if placed == depths:
+                placed -= 1
+                self.lift(int(rows[placed]), int(columns[placed]))
+            depth = depths - 1
+            left = self.size[depth] - self.tried[depth]
+            if not left or self.nodes >= limit:
+                depths -= 1
                 if self.nodes >= limit:
                     return False
                 continue
-            square = stack[-1].pop()
-            self.place(*square)
-            placed.append(square)
+            square_rows, square_columns = self.squares(depth)
+            r, c = int(square_rows[left - 1]), int(square_columns[left - 1])  # the last first
+            self.tried[depth] += 1
+            self.place(r, c)
+            rows[placed], columns[placed] = r, c
+            placed += 1
             self.nodes += 1
-            if len(placed) == self.n:
+            if placed == n:
                 return True
             if self.row_free.min() > 0 and self.column_free.min() > 0:
-                stack.append(self.choices())
+                self.open(depths)
+                depths += 1
         return False
+
+    def chosen_line(self) -> tuple[int, int]:
+        """The most constrained row (0, its index) or column (1, its index), a tie drawn at
+        random."""
+        fewest = min(self.row_free.min(), self.column_free.min())
+        kind = 0 if self.row_free.min() == fewest else 1
+        ties = np.flatnonzero((self.row_free if kind == 0 else self.column_free) == fewest)
+        return kind, int(ties[self.rng.integers(len(ties))])
+
+    def line_squares(self, kind: int, line: int) -> tuple[np.ndarray, np.ndarray]:
+        """The free squares of a row (kind 0) or a column (kind 1), in order."""
+        n, lines = self.n, self.lines
+        rows, columns = (np.full(n, line), lines) if kind == 0 else (lines, np.full(n, line))
+        free = np.flatnonzero(self.free(rows, columns))
+        return rows[free], columns[free]
+
+    def open(self, depth: int) -> None:
+        """A new depth: its line, the generator's state, its free squares shuffled."""
+        kind, line = self.chosen_line()
+        state = self.rng.bit_generator.state
+        value = state["state"]["state"]
+        self.kind[depth], self.line[depth] = kind, line
+        self.state[depth] = value >> 64, value & (2**64 - 1)
+        self.spare[depth] = state["uinteger"], state["has_uint32"]
+        rows, columns = self.line_squares(kind, line)
+        order = self.rng.permutation(len(rows))
+        self.size[depth], self.tried[depth] = len(rows), 0
+        self.shown = depth, rows[order], columns[order]
+
+    def squares(self, depth: int) -> tuple[np.ndarray, np.ndarray]:
+        """A depth's free squares in their shuffled order, shuffled again where they are not
+        at hand (the board is then the one they were shuffled on)."""
+        if self.shown is None or self.shown[0] != depth:
+            state = self.rng.bit_generator.state
+            high, low = (int(x) for x in self.state[depth])
+            state["state"]["state"] = (high << 64) | low
+            state["uinteger"], state["has_uint32"] = (int(x) for x in self.spare[depth])
+            self.replay.bit_generator.state = state
+            rows, columns = self.line_squares(int(self.kind[depth]), int(self.line[depth]))
+            order = self.replay.permutation(len(rows))
+            self.shown = depth, rows[order], columns[order]
+        return self.shown[1], self.shown[2]
 
     def choices(self) -> list[tuple[int, int]]:
         """The free squares of the most constrained row or column, in random order."""
-        n, lines = self.n, self.lines
-        fewest = min(self.row_free.min(), self.column_free.min())
-        if self.row_free.min() == fewest:
-            ties = np.flatnonzero(self.row_free == fewest)
-            rows = np.full(n, ties[self.rng.integers(len(ties))])
-            columns = lines
-        else:
-            ties = np.flatnonzero(self.column_free == fewest)
-            rows, columns = lines, np.full(n, ties[self.rng.integers(len(ties))])
-        free = self.rng.permutation(np.flatnonzero(self.free(rows, columns)))
-        return list(zip(rows[free].tolist(), columns[free].tolist()))
+        rows, columns = self.line_squares(*self.chosen_line())
+        order = self.rng.permutation(len(rows))
+        return list(zip(rows[order].tolist(), columns[order].tolist()))
 
     def free(self, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
         """Whether each square (rows[i], columns[i]) is on the board and free."""

@@ -24,8 +24,15 @@ imports only inside a run; its random numbers are SplitMix64's, seeded with the 
 A million queens take about 0.2 s and ten million about 4 s, 1.1 and 1.2 times the time of the
 same algorithm in C compiled with -O2 as measured on a shared two-core machine (its source is
 gaqueens/bench/c/local_search.c; ``python -m gaqueens.bench`` times both, side by side, and
-checks that a seed gives the same run, swap for swap, in both). The memory is about 20 bytes
-a queen, on top of the 140 MB or so that Python, numpy and numba take.
+checks that a seed gives the same run, swap for swap, in both, on 10^6, 10^7 and 10^8 queens).
+Its arrays are numpy's, on transparent huge pages where Linux gives them (local_search_kernel
+says why). Boards go up to 10^8 (gaqueens.experiment.baseline_keys): MEASURED_LS_1E8.
+
+Memory (``memory``): MEMORY_FIXED + MEMORY_PER_QUEEN x N bytes beyond the loaded process (the
+140 MB or so that Python, numpy and numba take), 512 KiB + 24 bytes a queen: the placement and
+the list of attacked rows (int32, N each) and the two diagonal counts (int32, 2N - 1 each);
+2.42 GB for 10^8 queens. Measured (python -m gaqueens.bench.memory): MEASURED_LS (the list
+of attacked rows is touched only as far as it fills).
 
 Checked by the independent verifier (gaqueens.problems.nqueens.verifier) on small boards over many seeds
 (tests/test_baselines.py) and on every run of a sweep, up to a million queens; the kernel's
@@ -43,6 +50,8 @@ from gaqueens.core.ranges import Whole, check, setting
 from gaqueens.core.algorithms import algorithm
 from gaqueens.core.result import Result
 
+MEMORY_PER_QUEEN = 24  # bytes: the kernel's arrays (see the module's docstring)
+MEMORY_FIXED = 2**19  # 512 KiB: a small run's scattered allocations
 UNIT = "swaps"
 
 
@@ -66,7 +75,12 @@ class Settings:
         check(self)
 
 
-@algorithm("local-search", settings=Settings, unit=UNIT)
+def memory(settings: Settings, board: int) -> int:
+    """The bytes a run needs beyond the loaded process (the module's docstring)."""
+    return MEMORY_FIXED + MEMORY_PER_QUEEN * board
+
+
+@algorithm("local-search", settings=Settings, unit=UNIT, memory=memory)
 def run(settings: Settings, board: int, seed: int) -> Result:
     """Greedy starts and repairs until a solution or the budget; the final placement is
     returned with its attacking pairs, solved or not."""

@@ -4,8 +4,8 @@ for step, in numba (imported only inside a run; see gaqueens.core.jit for the ca
 The placement is ``columns`` (int32, the column of each row's queen), and the queens per
 falling diagonal (r - c + N - 1) and per rising one (r + c) are counted in ``down`` and ``up``
 (int32, 2N - 1 each); ``listed`` (int32, N) holds the attacked rows of a repair round. int32
-suffices for boards up to 10^7 (the largest an experiment allows) and halves the memory: about
-20 bytes a queen, 200 MB for 10^7 queens.
+suffices for boards up to 10^9 (an experiment allows 10^8) and halves the memory of int64:
+24 bytes a queen, 2.4 GB for 10^8 queens.
 
 Random numbers: SplitMix64 (G. L. Steele, D. Lea and C. H. Flood, "Fast splittable
 pseudorandom number generators", OOPSLA 2014), its state a 64-bit integer that the functions
@@ -157,13 +157,10 @@ def repair(columns, down, up, listed, patience, budget, state):
 
 
 @kernel
-def search(n, tries, patience, budget, seed):
-    """Greedy starts and repairs until a solution or ``budget`` swaps tried (a greedy start
-    always finishes); returns the placement (int32), its attacking pairs and the swaps tried."""
-    columns = np.empty(n, np.int32)
-    listed = np.empty(n, np.int32)
-    down = np.empty(2 * n - 1, np.int32)
-    up = np.empty(2 * n - 1, np.int32)
+def solve(columns, listed, down, up, tries, patience, budget, seed):
+    """Greedy starts and repairs on the arrays given (``search`` makes them) until a solution
+    or ``budget`` swaps tried (a greedy start always finishes); returns the attacking pairs
+    left and the swaps tried, the placement in ``columns``."""
     state = seed
     tried = 0
     while True:
@@ -173,4 +170,17 @@ def search(n, tries, patience, budget, seed):
                                         state)
         tried += made
         if conflicts == 0 or tried >= budget:
-            return columns, conflicts, tried
+            return conflicts, tried
+
+
+def search(n, tries, patience, budget, seed):
+    """The search on N queens; returns the placement (int32), its attacking pairs and the
+    swaps tried. Its arrays are numpy's, made here rather than in the compiled code: numpy
+    asks Linux for transparent huge pages for large arrays (madvise), which numba's own
+    allocations do not, and the search's scattered reads of hundreds of megabytes then miss
+    far fewer address translations (python -m gaqueens.bench compares it with its C twin,
+    which asks for them too)."""
+    columns, listed = np.empty(n, np.int32), np.empty(n, np.int32)
+    down, up = np.empty(2 * n - 1, np.int32), np.empty(2 * n - 1, np.int32)
+    conflicts, tried = solve(columns, listed, down, up, tries, patience, budget, seed)
+    return columns, conflicts, tried

@@ -27,7 +27,12 @@ start.
 The search runs compiled (numba), in gaqueens.baselines.min_conflicts_kernel, which this
 module imports only inside a run; its random numbers are SplitMix64's, seeded with the run's
 seed. A million queens take under a second, most of it in the greedy start's scattered
-memory accesses (``python -m gaqueens.bench`` times it), and about 57 bytes a queen.
+memory accesses (``python -m gaqueens.bench`` times it). Boards go up to 10^8
+(gaqueens.experiment.baseline_keys): MEASURED_MC_1E8.
+
+Memory (``memory``): MEMORY_FIXED + MEMORY_PER_QUEEN x N bytes beyond the loaded process,
+512 KiB + 60 bytes a queen (the kernel's arrays, 57 bytes a queen: min_conflicts_kernel lists
+them); 6.0 GB for 10^8 queens. Measured (python -m gaqueens.bench.memory): MEASURED_MC.
 
 The unit of work is moves: the greedy start's N placements and every repair move.
 Checked by the independent verifier (gaqueens.problems.nqueens.verifier) on small boards over many seeds
@@ -46,6 +51,8 @@ from gaqueens.core.ranges import Whole, check, setting
 from gaqueens.core.algorithms import algorithm
 from gaqueens.core.result import Result
 
+MEMORY_PER_QUEEN = 60  # bytes: the kernel's arrays (see the module's docstring)
+MEMORY_FIXED = 2**19  # 512 KiB: a small run's scattered allocations
 UNIT = "moves"
 
 
@@ -70,7 +77,12 @@ class Settings:
         check(self)
 
 
-@algorithm("min-conflicts", settings=Settings, unit=UNIT, permutation=False)
+def memory(settings: Settings, board: int) -> int:
+    """The bytes a run needs beyond the loaded process (the module's docstring)."""
+    return MEMORY_FIXED + MEMORY_PER_QUEEN * board
+
+
+@algorithm("min-conflicts", settings=Settings, unit=UNIT, permutation=False, memory=memory)
 def run(settings: Settings, board: int, seed: int) -> Result:
     """Greedy starts and repairs until a solution or the budget; the final placement is
     returned with its attacking pairs, solved or not."""

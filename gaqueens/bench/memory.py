@@ -7,6 +7,16 @@ that draw its plots) once per process: an upper bound of the memory the tree hol
 PSS shares each page among the processes that map it: the memory the tree holds. A peak
 between two samples is missed. Each process's own peak (VmHWM, kept by the kernel) is read at
 each sample too, which misses only what a process holds in its last SAMPLE_SECONDS.
+
+    python -m gaqueens.bench.memory [--quick]
+
+prints, per algorithm and board of NEEDS (QUICK_NEEDS with --quick), the memory its run
+states it needs (``memory(settings, board)``, gaqueens.core.algorithms) beside the peak one run
+adds to a fresh process that has paid its one-off costs (gaqueens.bench.solver_runs peak says
+how it is measured), and their ratio measured / stated: a ratio above 1 is a need that is not
+an upper bound (the line says so, and the exit status is 1). The settings are the defaults
+but the budgets and generation limits of NEEDS, which keep each run to seconds (the memory
+of these algorithms does not grow with either).
 """
 
 from __future__ import annotations
@@ -19,6 +29,16 @@ from pathlib import Path
 
 SAMPLE_SECONDS = 0.1
 MB = 1e6
+# per algorithm: the boards measured and the settings changed ([] for the defaults)
+NEEDS = {
+    "local-search": ((10**4, 10**5, 10**6), []),
+    "min-conflicts": ((10**4, 10**5, 10**6), []),
+    "construction": ((10**4, 10**5, 10**6), []),
+    "backtracking": ((10**4, 10**5, 10**6), ["budget=100000"]),
+    "backtracking-heuristic": ((10**3, 10**4, 10**5), ["budget=200"]),
+    "ga": ((10**3, 10**4, 10**5), ["generations=5"]),
+}
+QUICK_NEEDS = {name: (boards[:1], fields) for name, (boards, fields) in NEEDS.items()}
 
 
 def descendants(pid: int) -> list[int]:
@@ -117,3 +137,42 @@ class Sampler:
         first = [pss for at, _, pss in samples if at <= middle]
         second = [pss for at, _, pss in samples if at > middle] or first
         return statistics.median(first), statistics.median(second)
+
+
+def need_and_peak(name: str, board: int, fields: list[str]) -> dict:
+    """One run's stated need and measured peak, in a process of its own."""
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "gaqueens.bench.solver_runs", "peak", name,
+                           str(board), *fields], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def main(argv: list[str] | None = None) -> int:
+    import sys
+
+    argv = sys.argv[1:] if argv is None else argv
+    if argv not in ([], ["--quick"]):
+        print("usage: python -m gaqueens.bench.memory [--quick]", file=sys.stderr)
+        return 2
+    plan = QUICK_NEEDS if argv else NEEDS
+    print(f"{'algorithm':<23} {'board':>11} {'stated':>10} {'measured':>10} {'ratio':>6}  settings")
+    over = 0
+    for name, (boards, fields) in plan.items():
+        for board in boards:
+            found = need_and_peak(name, board, fields)
+            need, peak = found["need"], found["peak"]
+            ratio = f"{peak / need:.2f}" if need and peak is not None else "-"
+            over += bool(need and peak is not None and peak > need)
+            print(f"{name:<23} {board:>11,} {need / MB:>8,.1f}MB "
+                  f"{'-' if peak is None else f'{peak / MB:,.1f}MB':>10} {ratio:>6}  "
+                  f"{' '.join(fields) or 'defaults'}"
+                  + ("" if found["reset"] else " (peak since start)")
+                  + (" NOT an upper bound" if need and peak is not None and peak > need else ""))
+    return 1 if over else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -26,7 +26,20 @@ from gaqueens.experiment.written import MAX_BOARD_KEY, PLUGIN_KEY
 from gaqueens.experiment.yaml_file import shown
 from gaqueens.core.ranges import Whole, allowed
 
-BOARDS = Whole(1, 10_000_000)
+BOARDS = Whole(1, 100_000_000)  # the largest board any algorithm takes
+LARGEST_BOARD = 10_000_000  # the largest board of every other algorithm (the GA, plug-ins)
+SCALING = ("local-search", "min-conflicts", "construction")  # solvers up to BOARDS' bound:
+# a run of 10^8 queens takes seconds to a minute, and gigabytes (their docstrings say how many)
+
+
+def board_problem(name: str, algorithm, board: int) -> str | None:
+    """Why ``algorithm`` (registered as ``name``) cannot run on this board, or None: only the
+    built-in SCALING solvers take boards above LARGEST_BOARD."""
+    scales = name in SCALING and algorithms.ALGORITHMS.get(name) is algorithm
+    if board <= LARGEST_BOARD or scales:
+        return None
+    return (f"is {board:,}, above {LARGEST_BOARD:,}, the largest board {name} takes (only "
+            f"{', '.join(SCALING)} take boards up to {BOARDS.maximum:,})")
 
 
 def read_baselines(checker: Checker, value) -> list[Entry]:

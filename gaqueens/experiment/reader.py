@@ -27,7 +27,7 @@ from pathlib import Path
 from gaqueens import problems
 from gaqueens.core.registry import Unknown
 from gaqueens.core.files import folder_problem
-from gaqueens.experiment.baseline_keys import BOARDS, read_baselines
+from gaqueens.experiment.baseline_keys import BOARDS, board_problem, read_baselines
 from gaqueens.experiment.checker import Checker
 from gaqueens.experiment.ga_keys import NAME, NAME_CHARS, read_ga, read_variants
 from gaqueens.experiment.grid import read_grid
@@ -218,6 +218,8 @@ class _Reader(Checker):
                       f"every board in boards {list(boards)}: {entry.name} would not run")
         target = getattr(entry.settings, "target", 0)
         for i, board in enumerate(boards):
+            if entry.runs_on(board) and board_problem(entry.name, entry.runner, board):
+                self.fail(f"boards[{i}]", board_problem(entry.name, entry.runner, board))
             if not problems.get(problem).has_solution(board) and target == 0 and entry.runs_on(board):
                 self.fail(f"boards[{i}]", f"is {board}, which has no solution: {entry.name} cannot "
                           "reach 0 conflicts (boards 2 and 3 have none)")

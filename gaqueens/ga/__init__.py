@@ -73,6 +73,27 @@ def warm(settings: GaSettings) -> None:
     run_many(replace(settings, generations=min(settings.generations, WARM_GENERATIONS)), 8, [0])
 
 
+# bytes of a run's peak beyond the loaded process, per queen of each genome (measured in
+# python -m gaqueens.bench.memory: about 180 per queen of the population's genomes in the
+# batched engine, where setting up the first population, in int64, is the peak; about 65 per
+# queen of the population and the children on the deap engine), and per generation of the
+# trace
+MEMORY_BATCHED, MEMORY_GENOME, MEMORY_GENERATION, MEMORY_FIXED = 240, 120, 64, 2**19
+
+
+def memory(settings: GaSettings, board: int, runs: int = 1) -> int:
+    """The bytes ``runs`` runs on this board need beyond the loaded process: advanced together
+    (the batched family), MEMORY_BATCHED per queen of each run's population; else (one run
+    at a time) MEMORY_GENOME per queen of the population and the children; and each run's
+    trace, MEMORY_GENERATION a generation."""
+    if batched.covers(settings, board):
+        per_run = MEMORY_BATCHED * settings.population * board
+    else:
+        per_run, runs = MEMORY_GENOME * (settings.population + settings.children) * board, 1
+    return MEMORY_FIXED + runs * (per_run + MEMORY_GENERATION * settings.generations)
+
+
 ALGORITHMS.register("ga", Algorithm(run, GaSettings, UNIT, run_many=run_many,
-                                    together=batched.covers, warm=warm, problems=None),
+                                    together=batched.covers, warm=warm, problems=None,
+                                    memory=memory),
                     place="gaqueens.ga.run")

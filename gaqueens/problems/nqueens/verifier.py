@@ -36,14 +36,23 @@ def _lines(rows: np.ndarray):
 
 def _equal_pairs(values: np.ndarray) -> np.ndarray:
     """Per row of ``values``, the pairs of equal entries: sorted, a run of k equal values
-    holds k(k-1)/2 pairs, the sum of each entry's place within its run."""
+    holds k(k-1)/2 pairs, the sum of each entry's place within its run (1 for the second,
+    up to k - 1 for the last). Only the places where a value repeats its neighbour are
+    gathered, so a placement with few clashes costs its sorted copy and a mask, not arrays of
+    8-byte counts as long as the board."""
     ordered = np.sort(values, axis=1)
     same = ordered[:, 1:] == ordered[:, :-1]
-    if not same.any():
+    del ordered
+    rows, at = np.nonzero(same)
+    if not len(rows):
         return np.zeros(len(values), dtype=np.int64)
-    counted = np.cumsum(same, axis=1, dtype=np.int64)
-    start = np.maximum.accumulate(np.where(same, 0, counted), axis=1)
-    return (counted - start).sum(axis=1)
+    flat = rows * same.shape[1] + at  # consecutive within a run of equal values
+    fresh = np.ones(len(flat), dtype=bool)
+    fresh[1:] = flat[1:] != flat[:-1] + 1
+    index = np.arange(len(flat))
+    first = np.maximum.accumulate(np.where(fresh, index, 0))
+    places = index - first + 1
+    return np.bincount(rows, weights=places, minlength=len(values)).astype(np.int64)
 
 
 def _distinct(values: np.ndarray) -> np.ndarray:
