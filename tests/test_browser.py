@@ -105,3 +105,13 @@ def test_the_standalone_run_page(tmp_path):
     with browser.page(path) as opened:
         check_player(opened.page, runs)
         assert opened.errors == [] and opened.requests == []
+
+
+@pytest.mark.parametrize("ci, outcome", [("true", pytest.fail.Exception),
+                                         ("", pytest.skip.Exception)])
+def test_without_a_browser_ci_fails_and_elsewhere_skips_saying_why(monkeypatch, ci, outcome):
+    monkeypatch.setattr(browser, "CHROMIUM", "/nonexistent/chromium")
+    monkeypatch.setattr(browser.shutil, "which", lambda name: None)
+    monkeypatch.setenv("CI", ci)
+    with pytest.raises(outcome, match="no Chromium at /nonexistent/chromium"):
+        browser.require()

@@ -13,7 +13,7 @@ import pytest
 
 from gaqueens import report
 from gaqueens.problems.nqueens.verifier import attacking_pairs
-from gaqueens.reports import page, page_player
+from gaqueens.reports import page, page_data, page_player, page_tables
 from gaqueens.sweep import main as sweep
 
 SMALL = """\
@@ -154,7 +154,7 @@ def test_report_from_committed_files_alone(swept, tmp_path):
     assert report.main([str(copy)]) == 0
     text = (copy / "index.html").read_text(encoding="utf-8")
     assert embedded(text)["runs"]  # replayed from the manifest's settings
-    assert '<svg xmlns="http://www.w3.org/2000/svg" id="mine"></svg>' in text
+    assert '<svg xmlns="http://www.w3.org/2000/svg" id="plot-note-mine"></svg>' in text
     assert "<?xml" not in text
     pngs = [p.stem for p in copy.glob("*.png")]
     assert pngs and all(f'data-plot="{stem}" data-kind="png"' in text for stem in pngs)
@@ -174,7 +174,7 @@ def test_report_refuses_a_folder_without_runs(tmp_path, capsys):
     (0.0002452, "0.000245"),
 ])
 def test_numbers_in_cells(value, shown):
-    assert page.number(value) == shown
+    assert page_tables.number(value) == shown
 
 
 def test_the_median_seed_worked_by_hand():
@@ -182,3 +182,27 @@ def test_the_median_seed_worked_by_hand():
                          "solved": [True, True, True, False]})
     assert page_player.median_seed(runs) == 3  # 10, 30, 50, inf: the lower middle
     assert page_player.median_seed(runs.iloc[:3]) == 3
+
+
+def test_report_fault_exits_3_in_one_line(swept, tmp_path, capsys, monkeypatch):
+    copy = tmp_path / "copy"
+    shutil.copytree(swept, copy, ignore=shutil.ignore_patterns("runs.sqlite*", "runs.lock"))
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("the page broke")
+
+    monkeypatch.setattr(page, "write", boom)
+    assert report.main([str(copy)]) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unexpected RuntimeError: the page broke" in err
+    assert "Traceback" in (copy / "error.log").read_text()
+
+
+def test_each_plots_ids_are_its_own():
+    svg = ('<svg><defs><path id="g1"/><clipPath id="c1"/></defs><use xlink:href="#g1"/>'
+           '<g clip-path="url(#c1)"/><a href="#elsewhere"/></svg>')
+    first, second = page_data.own_ids(svg, "plot-a"), page_data.own_ids(svg, "plot-b")
+    assert first == ('<svg><defs><path id="plot-a-g1"/><clipPath id="plot-a-c1"/></defs>'
+                     '<use xlink:href="#plot-a-g1"/><g clip-path="url(#plot-a-c1)"/>'
+                     '<a href="#elsewhere"/></svg>')
+    assert set(re.findall(r'id="([^"]+)"', first)).isdisjoint(re.findall(r'id="([^"]+)"', second))

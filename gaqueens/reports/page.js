@@ -44,7 +44,9 @@
     if (level === "algorithm") {
       var boards = unique(runs.filter(function (r) { return r.algorithm === algorithm; })
         .map(function (r) { return r.board; }));
-      fill(pick.board, boards, boards.indexOf(Number(pick.board.value)) >= 0 ? pick.board.value : boards[0]);
+      var small = boards.filter(function (b) { return b <= 32; });  // the first shown: a few frames
+      var first = small.length ? small[small.length - 1] : boards[0];
+      fill(pick.board, boards, boards.indexOf(Number(pick.board.value)) >= 0 ? pick.board.value : first);
     }
     var size = Number(pick.board.value);
     var here = matching(algorithm, size);

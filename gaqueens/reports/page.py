@@ -21,141 +21,19 @@ from file:// with nothing fetched (no CDN, no request beyond file: and data:):
 
 from __future__ import annotations
 
-import html
 import json
-import math
 from importlib import resources
 from pathlib import Path
 
 from gaqueens.core.files import write_text
 from gaqueens.reports import page_data, page_player
+from gaqueens.reports.page_tables import comparisons_section, e, summary_section
 
 FILE = "index.html"
-SUMMARY_COLUMNS = (  # (column, heading), shown where summary.csv has them
-    ("algorithm", "algorithm"), ("board", "board"), ("unit", "work in"), ("runs", "runs"),
-    ("solved", "solved"), ("success_rate", "success rate"), ("ert", "ERT"),
-    ("median", "median"), ("iqr", "q1 to q3"), ("interval", "95% interval"),
-    ("reference", "published"), ("verdict", "verdict"),
-    ("detects", "detects"), ("median_seconds", "median time"),
-)
-TALL_ROWS = 24  # a table with more rows scrolls in a box of its own, its headings kept
-TEXT_COLUMNS = {"algorithm", "unit", "verdict", "reference"}
 
 
 def asset(name: str) -> str:
     return resources.files("gaqueens.reports").joinpath(name).read_text(encoding="utf-8")
-
-
-def e(value) -> str:
-    return html.escape(str(value), quote=True)
-
-
-def number(value) -> str:
-    """A table cell's number: whole numbers with thousands separators, others to 3
-    significant digits (4 from 1,000 up); - for none."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "-"
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, float) and math.isinf(value):
-        return "∞" if value > 0 else "-∞"
-    if float(value) == int(value) and abs(value) < 1e15:
-        return f"{int(value):,}"
-    if abs(value) >= 1000:
-        return f"{value:,.0f}"
-    return f"{value:.3g}"
-
-
-def published_first(frame):
-    """Rows of the published GA (algorithm ga) first, the rest in their order."""
-    if frame is None or "algorithm" not in frame.columns:
-        return frame
-    return frame.assign(_first=frame["algorithm"] != "ga").sort_values(
-        "_first", kind="stable").drop(columns="_first")
-
-
-def table(frame, columns, *, caption: str = "", table_id: str = "") -> str:
-    """An HTML table of ``frame``'s ``columns`` ((column, heading)), cells by ``number``."""
-    shown = [(c, h) for c, h in columns if c in frame.columns]
-    head = "".join(f'<th class="{"text" if c in TEXT_COLUMNS else ""}" scope="col">{e(h)}</th>'
-                   for c, h in shown)
-    rows = []
-    for record in frame.to_dict("records"):
-        cells = []
-        for column, _ in shown:
-            value = record[column]
-            kind = ("text " + str(value).replace(" ", "-")) if column in ("verdict",) else (
-                "text" if column in TEXT_COLUMNS else "")
-            cells.append(f'<td class="{e(kind)}" data-column="{e(column)}">{e(number(value))}</td>')
-        published = ' class="published"' if record.get("algorithm") == "ga" else ""
-        rows.append(f"<tr{published}>{''.join(cells)}</tr>")
-    ident = f' id="{e(table_id)}"' if table_id else ""
-    cap = f"<caption class=\"note\">{e(caption)}</caption>" if caption else ""
-    tall = " tall" if len(rows) > TALL_ROWS else ""
-    return (f'<div class="scroll{tall}"><table{ident}>{cap}<thead><tr>{head}</tr></thead>'
-            f"<tbody>{''.join(rows)}</tbody></table></div>")
-
-
-def duration(seconds) -> str:
-    """A wall time in s, ms or µs, to 3 significant digits."""
-    if not isinstance(seconds, float) or seconds != seconds:
-        return "-"
-    for scale, unit in ((1, "s"), (1e-3, "ms"), (1e-6, "µs")):
-        if seconds >= scale or unit == "µs":
-            return f"{seconds / scale:.3g} {unit}"
-
-
-def ranged(frame, low: str, high: str):
-    """Two columns as one cell's text, "low to high"."""
-    return [f"{number(a)} to {number(b)}" for a, b in zip(frame[low], frame[high])]
-
-
-def summary_section(folder: page_data.Folder) -> str:
-    summary = published_first(folder.summary)
-    for name, low, high in (("iqr", "q1", "q3"), ("interval", "ci_low", "ci_high")):
-        if low in summary.columns and high in summary.columns:
-            summary = summary.assign(**{name: ranged(summary, low, high)})
-    if "median_seconds" in summary.columns:
-        summary = summary.assign(median_seconds=[duration(v) for v in summary["median_seconds"]])
-    if "detects" in summary.columns:
-        summary = summary.assign(detects=[f"±{v:.0%}" if isinstance(v, float) and v == v
-                                          else "-" for v in summary["detects"]])
-    columns = SUMMARY_COLUMNS
-    units = set(summary["unit"]) if "unit" in summary.columns else set()
-    if len(units) == 1:  # one unit for all: said once, in the heading
-        columns = [(c, f"median {next(iter(units))}" if c == "median" else h)
-                   for c, h in SUMMARY_COLUMNS if c != "unit"]
-    notes = ["Work is counted in each algorithm's own unit. The median is over the runs, an "
-             "unsolved run's work counting as infinite (∞); q1 to q3 is the middle half of the "
-             "runs; the 95% interval is the bootstrapped interval of the median; median time is "
-             "the median wall time of a run."]
-    if "verdict" in summary.columns and summary["verdict"].notna().any():
-        notes.append("Published: the median the published table gives for the GA. Verdict: "
-                     "reproduced when the published median lies within the central 99% of the "
-                     "bootstrapped difference of medians of samples of the published run count "
-                     "drawn from our runs; detects: the relative shift of the median the test "
-                     "detects with 80% power (summary.md says more).")
-    if "ert" in summary.columns:
-        notes.append("ERT, the expected running time: the work of all runs over the solved ones.")
-    return ("<section id=\"summary\"><h2>Summary</h2>"
-            + table(summary, columns, table_id="summary-table")
-            + "".join(f'<p class="note">{e(n)}</p>' for n in notes) + "</section>")
-
-
-def comparisons_section(folder: page_data.Folder) -> str:
-    frame = folder.comparisons
-    if frame is None or not len(frame):
-        return ""
-    columns = [(c, c.replace("_", " ")) for c in frame.columns]
-    reference = frame["reference"].iloc[0] if "reference" in frame.columns else "the reference"
-    return ("<section id=\"comparisons\"><h2>Comparisons</h2>"
-            f'<p class="lead">Each algorithm beside {e(reference)}, board by board: the ratio '
-            "of the median work, its 95% interval, the rank test's p-value and the same Holm-"
-            "adjusted over the comparisons, and the verdict.</p>"
-            + table(published_first(frame), columns, table_id="comparisons-table")
-            + "</section>")
 
 
 def plots_section(folder: page_data.Folder) -> str:
@@ -215,8 +93,13 @@ def files_section(folder: page_data.Folder) -> str:
 def player_section(data: dict, standalone: bool = False) -> str:
     """The player's markup and its embedded runs (page.js draws them)."""
     if not data["runs"]:
-        return ("<section id=\"watch\"><h2>Watch a run</h2><p class=\"note\">No GA run to "
-                "replay here (no GA entry, or no manifest giving its settings).</p></section>")
+        why = ("No GA run to replay here (no GA entry, or no manifest giving its settings)."
+               if not data["larger"] else
+               f"The GA's boards here ({', '.join(f'{b:,}' for b in data['larger'])} queens) "
+               f"are above {data['replayed_up_to']}: the page neither draws nor replays them. "
+               "python -m gaqueens.run --board N --seed S --trace FILE writes a run's frames.")
+        return f'<section id="watch"><h2>Watch a run</h2><p class="note">{e(why)}</p></section>'
+
     embedded = ("" if standalone else page_player.describe(data))
     payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
     heading = "" if standalone else "<h2>Watch a run</h2>"

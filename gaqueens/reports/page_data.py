@@ -100,11 +100,23 @@ def plots(folder: Path) -> list[Plot]:
         plot = Plot(stem, QUESTIONS.get(stem, stem.replace("-", " ")))
         svg, png = folder / f"{stem}.svg", folder / f"{stem}.png"
         if svg.exists():
-            plot.svg = SVG_HEAD.sub("", svg.read_text(encoding="utf-8"), count=1)
+            plot.svg = own_ids(SVG_HEAD.sub("", svg.read_text(encoding="utf-8"), count=1),
+                               f"plot-{stem}")
         else:
             plot.png = "data:image/png;base64," + base64.b64encode(png.read_bytes()).decode()
         out.append(plot)
     return out
+
+
+REFERENCE = re.compile(r'(\bid="|href="#|url\(#)([^")]+)')
+
+
+def own_ids(svg: str, prefix: str) -> str:
+    """``svg`` with each of its ids, and each reference to one (href="#id", url(#id)),
+    prefixed: matplotlib names its glyphs, clips and markers alike in every file, and one page
+    holds all its plots."""
+    ids = set(re.findall(r'\bid="([^"]+)"', svg))
+    return REFERENCE.sub(lambda m: m[1] + (f"{prefix}-{m[2]}" if m[2] in ids else m[2]), svg)
 
 
 def ga_settings(manifest: dict | None, names) -> dict:

@@ -75,10 +75,9 @@ def choose(runs, settings: dict) -> tuple[list, list[str]]:
                 seen.add((name, board, seed))
     if names:
         first = ga[(ga["algorithm"] == names[0]) & (ga["board"] <= ALL_SEEDS_UP_TO)]
-        for row in first.sort_values(["board", "seed"]).itertuples(index=False):
-            if (row.algorithm, row.board, row.seed) not in seen:
-                wanted.append((first.loc[(first["board"] == row.board)
-                                         & (first["seed"] == row.seed)].iloc[0], False))
+        for _, row in first.sort_values(["board", "seed"]).iterrows():
+            if (row["algorithm"], row["board"], row["seed"]) not in seen:
+                wanted.append((row, False))
     chosen, left, used = [], [], 0
     for row, default in wanted:
         cost = (int(row["generations"]) + 1) * (
