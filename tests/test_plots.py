@@ -198,3 +198,11 @@ def test_compact_svg_cuts_coordinates_but_leaves_text_and_styles():
     assert 'x="1.23" y="7.89">0.123456</text>' in out
     assert "\n " not in out
     ElementTree.fromstring(out)
+
+
+def test_one_board_and_several_gas_get_one_panel_titled_beside_the_legend(tmp_path):
+    data = {(name, 20): [[6, 3, 1, 0], [5, 2, 2, 0]] for name in ("ga", "numpy-engine", "published")}
+    figure = plots.convergence(traces(data), tmp_path / "c.png", "the title")
+    (axes,) = [a for a in figure.axes if a.get_visible()]
+    assert axes.get_title() == "the title" and not figure.get_suptitle()
+    assert [line.get_label() for line in lines_of(axes)] == ["ga", "numpy-engine", "published"]
