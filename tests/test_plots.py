@@ -186,3 +186,23 @@ def test_log_x_keeps_powers_of_ten_on_a_long_axis():
     low, high = axes.get_xlim()
     shown = [t for t in axes.get_xticks() if low <= t <= high]
     assert all(np.isclose(np.log10(t), round(np.log10(t))) for t in shown)
+
+
+def test_compact_svg_cuts_coordinates_but_leaves_text_and_styles():
+    text = ('<svg>\n   <path d="M 12.345678 9.87654 L 1.5 2" style="stroke-width: 0.812345"/>\n'
+            '  <g transform="translate(3.14159 2.71828) rotate(-90)">'
+            '<text x="1.23456" y="7.891011">0.123456</text></g>\n</svg>')
+    out = figures.compact_svg(text)
+    assert 'd="M 12.34 9.87 L 1.5 2"' in out and "stroke-width: 0.812345" in out
+    assert 'transform="translate(3.14 2.71) rotate(-90)"' in out
+    assert 'x="1.23" y="7.89">0.123456</text>' in out
+    assert "\n " not in out
+    ElementTree.fromstring(out)
+
+
+def test_one_board_and_several_gas_get_one_panel_titled_beside_the_legend(tmp_path):
+    data = {(name, 20): [[6, 3, 1, 0], [5, 2, 2, 0]] for name in ("ga", "numpy-engine", "published")}
+    figure = plots.convergence(traces(data), tmp_path / "c.png", "the title")
+    (axes,) = [a for a in figure.axes if a.get_visible()]
+    assert axes.get_title() == "the title" and not figure.get_suptitle()
+    assert [line.get_label() for line in lines_of(axes)] == ["ga", "numpy-engine", "published"]

@@ -45,15 +45,16 @@ def _y_label(data, label: str) -> str:
 
 
 def convergence(traces, path: Path, title: str, label: str = "attacking pairs"):
-    """Best conflicts against evaluations (see the module's docstring); a run that has stopped
-    keeps its last best, so the band covers every seed to the longest run. The y axis reaches
-    above every band drawn. ``traces``: folded.Folded, or a table of traces."""
+    """Best conflicts against evaluations (see the module's docstring; one board and several
+    GAs: one panel, a line per GA); a run that has stopped keeps its last best, so the band
+    covers every seed to the longest run. The y axis reaches above every band drawn.
+    ``traces``: folded.Folded, or a table of traces."""
     data = _folded(traces)
     lines = data.convergence()
     boards = sorted({line.board for line in lines})
     names = list(dict.fromkeys(line.algorithm for line in lines))
-    single = len(names) == 1
-    if single:
+    single = len(names) == 1  # a line per board, each with its band
+    if single or len(boards) == 1:
         figure = new_figure(8.5, 4.8)
         panels = np.array([[figure.subplots()]])
     else:
@@ -61,10 +62,9 @@ def convergence(traces, path: Path, title: str, label: str = "attacking pairs"):
     colors, styles = palette(boards), entry_styles(names)
     emphasised = PUBLISHED if PUBLISHED in names else names[0]  # the experiment's first GA
     banded = set(names) if single else {emphasised}
-    for axes, board in zip(panels.flat, boards if not single else [None]):
-        drawn = [line for line in lines if board is None or line.board == board]
+    for axes, board in zip(panels.flat, [None] if panels.size == 1 else boards):
         top = 1.0
-        for line in drawn:
+        for line in (line for line in lines if board in (None, line.board)):
             x = line.evaluations
             style = ({"color": colors[line.board], "lw": 1.5} if single
                      else styles[line.algorithm])
@@ -79,13 +79,16 @@ def convergence(traces, path: Path, title: str, label: str = "attacking pairs"):
         conflicts_y(axes, top)
         axes.set_xlabel("evaluations")
         axes.grid(True, which="major", alpha=0.3)
-        if not single:
+        if board is not None:
             axes.set_title(f"{board} x {board}", fontsize=10)
     for axes in panels[:, 0]:
         axes.set_ylabel(_y_label(data, label))
     band = "the interquartile band" + ("" if single else f" around {emphasised}'s")
     legend_once(figure, panels, title=f"median over seeds;\n{band}")
-    figure.suptitle(title)
+    if panels.size == 1:
+        panels[0, 0].set_title(title)  # beside the legend, not under it
+    else:
+        figure.suptitle(title)
     return save_figure(figure, path)
 
 
@@ -232,8 +235,11 @@ def fixed_target(traces, path: Path, title: str, label: str = "attacking pairs")
         style = {"color": colors[board], "lw": 1.5} if single else styles[name]
         _ecdf(axes, times, np.isfinite(times), len(times), **style,
               label=f"{board} (targets {levels} to 0)" if single else name)
-        if not single:
-            axes.set_title(f"{board} x {board}: targets {levels} to 0", fontsize=10)
+    for board in boards if not single else ():  # GAs of other fitness measures: other levels
+        levels = sorted({top for (_, b), (top, _) in groups.items() if b == board})
+        shown = " or ".join(map(str, levels))
+        panels.flat[boards.index(board)].set_title(f"{board} x {board}: targets {shown} to 0",
+                                                   fontsize=10)
     for axes in panels.flat:
         log_x(axes)
         axes.set_xlabel("evaluations")
