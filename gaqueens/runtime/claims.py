@@ -191,10 +191,12 @@ def passing(runs, rules: dict[str, Claims]) -> np.ndarray:
         values = runs[column].to_numpy(dtype=float)
         numbers_ok &= np.isfinite(values) & (values >= 0)
     solved = runs["solved"].to_numpy()
-    if solved.dtype != bool:
-        if not all(isinstance(v, (bool, np.bool_)) for v in solved):
-            return ok
-        solved = solved.astype(bool)
+    if solved.dtype.kind in "iub":  # True, False, or 0 and 1 as the store keeps them
+        numbers_ok &= (solved == 0) | (solved == 1)
+    else:
+        numbers_ok &= np.array([isinstance(v, (bool, np.bool_)) for v in solved], dtype=bool)
+    solved = np.array([v is True or v == 1 for v in solved], dtype=bool) if (
+        solved.dtype.kind not in "iub") else solved.astype(bool)
     boards = runs["board"].to_numpy()
     conflicts = runs["conflicts"].to_numpy()
     whole = (boards == np.round(boards)) & (conflicts == np.round(conflicts))
