@@ -250,6 +250,16 @@ class Store:
         frame["solved"] = frame["solved"].astype(bool)
         return _only(frame, keys)
 
+    def trace_arrays(self, keys=None) -> dict[tuple, np.ndarray]:
+        """The stored traces as arrays (a row per generation, TRACE_COLUMNS as float64), by
+        (algorithm, board, seed), in key order; only those of ``keys`` if given: what
+        ``traces`` gives as one table, without building it."""
+        return {(algorithm, board, seed): unpack(blob)
+                for algorithm, board, seed, blob in self.db.execute(
+                    "SELECT algorithm, board, seed, trace FROM runs WHERE trace IS NOT NULL "
+                    "ORDER BY algorithm, board, seed")
+                if keys is None or (algorithm, board, seed) in keys}
+
     def traces(self, keys=None):
         """The stored traces, a row per (algorithm, board, seed, generation), with
         TRACE_COLUMNS; only those of ``keys`` if given."""
