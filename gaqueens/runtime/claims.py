@@ -125,6 +125,34 @@ def run_problem(rule: Claims, columns, board: int, conflicts: int, solved: bool)
                                              rule.fitness)
 
 
+def runs_problems(rule: Claims, board: int, results) -> list[str | None]:
+    """``run_problem`` of each of a batch's (seed, Result) pairs on one board, in order: the
+    placements of N-Queens checked together (in range, permutations where the rule says so,
+    the claims by the numpy verifier's rejection_rows), the others and any that the bulk
+    check does not pass one by one, so that every answer is run_problem's own."""
+    out: list[str | None] = [None] * len(results)
+    alone = range(len(results))
+    if results and problems.get(rule.problem) is nqueens.PROBLEM:
+        try:
+            rows = np.array([np.asarray(r.solution) for _, r in results], dtype=np.int64)
+        except (ValueError, TypeError, OverflowError):
+            rows = None
+        if rows is not None and rows.ndim == 2 and rows.shape[1] == board:
+            good = ((rows >= 0) & (rows < board)).all(axis=1)
+            if rule.permutation and board:
+                good &= (np.sort(rows, axis=1) == np.arange(board)).all(axis=1)
+            conflicts = np.array([r.conflicts for _, r in results], dtype=np.int64)
+            solved = np.array([bool(r.solved) for _, r in results], dtype=bool)
+            found = verifier.rejection_rows(rows, board, conflicts, solved, rule.solved_at,
+                                            rule.fitness)
+            good &= np.array([problem is None for problem in found], dtype=bool)
+            alone = np.flatnonzero(~good).tolist()
+    for i in alone:
+        result = results[i][1]
+        out[i] = run_problem(rule, result.solution, board, result.conflicts, result.solved)
+    return out
+
+
 def row_problem(row, rule: Claims) -> str | None:
     """What the verifier finds wrong with a row of runs (a namedtuple with the columns of
     runs.csv; ``solution`` may be missing), or None."""
