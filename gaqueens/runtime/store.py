@@ -251,14 +251,12 @@ class Store:
         return _only(frame, keys)
 
     def trace_arrays(self, keys=None) -> dict[tuple, np.ndarray]:
-        """The stored traces as arrays (a row per generation, TRACE_COLUMNS as float64), by
-        (algorithm, board, seed), in key order; only those of ``keys`` if given: what
-        ``traces`` gives as one table, without building it."""
-        return {(algorithm, board, seed): unpack(blob)
-                for algorithm, board, seed, blob in self.db.execute(
-                    "SELECT algorithm, board, seed, trace FROM runs WHERE trace IS NOT NULL "
-                    "ORDER BY algorithm, board, seed")
-                if keys is None or (algorithm, board, seed) in keys}
+        """What ``traces`` gives, as an array per (algorithm, board, seed) (TRACE_COLUMNS,
+        float64), in key order, without building the table."""
+        query = "SELECT algorithm, board, seed, trace FROM runs WHERE trace IS NOT NULL " \
+                "ORDER BY algorithm, board, seed"
+        return {(a, b, s): unpack(blob) for a, b, s, blob in self.db.execute(query)
+                if keys is None or (a, b, s) in keys}
 
     def traces(self, keys=None):
         """The stored traces, a row per (algorithm, board, seed, generation), with
