@@ -74,8 +74,9 @@ def in_sweep_cost(folder: Path) -> dict[int, float]:
 
 
 def run_many_cost(boards, seeds: range, workers: int) -> dict[int, float]:
-    """ga.run_many's microseconds per evaluation per board, in this process, on ``seeds`` cut
-    into the batches a sweep with ``workers`` workers makes (gaqueens.runtime.batches)."""
+    """ga.run_many's microseconds per evaluation per board, by its results' own seconds (the
+    clock of runs.csv's), in this process, on ``seeds`` cut into the batches a sweep with
+    ``workers`` workers makes (gaqueens.runtime.batches)."""
     from gaqueens import ga
     from gaqueens.bench.common import published_settings
     from gaqueens.runtime.batches import TOGETHER
@@ -84,11 +85,9 @@ def run_many_cost(boards, seeds: range, workers: int) -> dict[int, float]:
     ga.warm(settings)  # what a sweep's worker pays once, untimed, before its batches
     size = min(TOGETHER, -(-len(seeds) // workers))
     for board in boards:
-        start, evaluations = time.perf_counter(), 0
-        for first in range(0, len(seeds), size):
-            evaluations += sum(r.work for r in ga.run_many(settings, board,
-                                                           seeds[first:first + size]))
-        cost[board] = (time.perf_counter() - start) / evaluations * 1e6
+        results = [r for first in range(0, len(seeds), size)
+                   for r in ga.run_many(settings, board, seeds[first:first + size])]
+        cost[board] = sum(r.seconds for r in results) / sum(r.work for r in results) * 1e6
     return cost
 
 

@@ -17,6 +17,12 @@ measure it is (N-Queens: pairs or excess). A run passes when:
 
 A row without its genome (a compact runs file) is checked for the last two only, solved
 against its conflicts.
+
+Many rows or runs at once (``rows_problems``, ``each_row_problem``, ``runs_problems``: a
+sweep's batches, its runs.csv, verify, the exports) are checked in bulk, a group of one
+algorithm and board at a time, N-Queens' claims by the numpy verifier's rejection_rows; a row
+the bulk checks do not pass is checked alone by ``row_problem`` (``run_problem``), so every
+answer is the one-by-one answer (tests/test_verify.py checks it on rows altered at random).
 """
 
 from __future__ import annotations
