@@ -36,11 +36,13 @@ from collections import namedtuple
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from gaqueens import cli, problems
 from gaqueens.core.errors import BadInput
 from gaqueens.runtime import manifest
-from gaqueens.runtime.claims import own_best, row_problem, rows_problems, stored_algorithm, stored_claims
+from gaqueens.runtime.claims import (each_row_problem, own_best, rows_problems, stored_algorithm,
+                                     stored_claims)
 from gaqueens.cli import Parser
 from gaqueens.experiment import MAX_BOARD_KEY, Entry, Experiment
 from gaqueens.reports.readback import compare, read_runs
@@ -159,21 +161,25 @@ def _stored(folder: Path, store: Store, experiment, problems: list[str]) -> str:
         return "nothing more: the store is damaged"
     settings = store.settings()
     keys = set(experiment.tasks()) if experiment is not None else set()
-    count, first = 0, []  # first: the first generation of each run of the experiment
-    for *values, blob in store.each():
-        count += 1
-        row = StoredRun(*values)
+    stored = list(store.each())
+    count, first = len(stored), []  # first: the first generation of each run of the experiment
+    rows = [StoredRun(*values) for *values, _ in stored]
+    rules = {name: stored_claims(name, settings.get(name, {}))
+             for name in dict.fromkeys(row.algorithm for row in rows)}
+    checked = each_row_problem(pd.DataFrame(rows, columns=RUN_COLUMNS),
+                               {name: rule for name, rule in rules.items() if name in settings})
+    for row, (*_, blob), found in zip(rows, stored, checked):
         trace, unreadable = None, None
         if blob is not None:
             try:
                 trace = unpack(blob)
             except Exception as error:  # zlib or numpy refuse an altered blob
                 unreadable = f"its trace cannot be read ({type(error).__name__})"
-        rule = stored_claims(row.algorithm, settings.get(row.algorithm, {}))
+        rule = rules[row.algorithm]
         if row.algorithm not in settings:
             problem = "it is stored without its algorithm's settings"
         else:
-            problem = row_problem(row, rule)
+            problem = found
             if problem is None and blob is not None:
                 try:
                     problem = unreadable or trace_problem(

@@ -281,7 +281,7 @@ def test_a_processs_one_off_costs_are_paid_before_the_clock_starts(monkeypatch):
         return ALGORITHMS["construction"].run(settings, board, seed)
 
     clock = iter(range(100))
-    monkeypatch.setattr(execution.time, "perf_counter", lambda: events.append("clock") or next(clock))
+    monkeypatch.setattr(execution.time, "thread_time", lambda: events.append("clock") or next(clock))
     monkeypatch.setattr(execution, "_WARMED", set())
     algorithm = dataclasses.replace(ALGORITHMS["construction"], run=run,
                                     prepare=lambda: events.append("prepare"))

@@ -6,7 +6,10 @@ import os
 import subprocess
 import sys
 
-from gaqueens.bench import boards, command, common, engine
+import pytest
+
+from gaqueens.bench import boards, c_twin, command, common, engine
+from gaqueens.ga import GaSettings
 
 
 def test_quick_bench_prints_its_sections(tmp_path):
@@ -42,3 +45,40 @@ def test_per_board_compares_the_local_search_and_both_engines():
     header = next(line for line in report.lines if line.startswith("| board"))
     assert f"{common.NUMPY} / local-search" in header and f"{common.DEAP} / {common.NUMPY}" in header
     assert {row["engine"] for row in report.rows} == {"local-search", common.NUMPY, common.DEAP}
+
+
+@pytest.fixture(scope="module")
+def ga_c(tmp_path_factory):
+    binary, why = c_twin.build(tmp_path_factory.mktemp("c"))
+    if binary is None:
+        pytest.skip(why)
+    return binary
+
+
+def test_the_c_twin_counts_evaluations_as_the_ga_does(ga_c):
+    """mu at the start and lambda a generation: no generation leaves mu per run; every run on
+    a board of 8 reaches the target within the limit."""
+    settings = GaSettings(population=7, offspring=5, generations=0)
+    assert c_twin.runs(ga_c, settings, 8, range(1, 4))[0] == 3 * 7
+    settings = GaSettings(population=7, offspring=5)
+    evaluations, seconds = c_twin.runs(ga_c, settings, 8, range(1, 31))
+    assert (evaluations - 30 * 7) % 5 == 0 and evaluations > 30 * 7 and seconds >= 0
+
+
+def test_the_c_twin_solves_as_the_ga_does(ga_c):
+    """Its runs on boards 4, 8 and 10 end solved (the target 0 is reached) and, with another target,
+    stop there: a run stopped at 3 attacking pairs costs at most one that solves."""
+    for board in (4, 8, 10):
+        done = subprocess.run([str(ga_c), str(board), "1", "20"], capture_output=True, text=True)
+        runs, solved, _, _ = done.stdout.split()
+        assert runs == solved == "20"
+    solve = c_twin.runs(ga_c, GaSettings(), 16, range(1, 11))[0]
+    near = c_twin.runs(ga_c, GaSettings(target=3), 16, range(1, 11))[0]
+    assert near <= solve
+
+
+def test_the_c_twin_refuses_other_operators(tmp_path):
+    with pytest.raises(ValueError):
+        c_twin.runs(tmp_path / "none", GaSettings(scheme="mu,lambda"), 8, range(1, 2))
+    with pytest.raises(ValueError):
+        c_twin.runs(tmp_path / "none", GaSettings(), 8, range(3, 1))

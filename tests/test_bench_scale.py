@@ -27,17 +27,21 @@ def test_the_quick_measurement_reports_each_figure_beside_its_goal(tmp_path, cap
     assert scale.main(["--quick", "--repeats", "1", "--out", str(tmp_path)]) == 0
     report = (tmp_path / "scale.md").read_text()
     assert "--quick: a smoke run" in report
-    assert "| figure | local processes | Dask loopback | goal | met |" in report
+    assert "| figure | local processes | Dask loopback | goal | verdict |" in report
     assert "| runs stored | 200 | 200 |" in report
-    for goal in ("under 1,000 MB", "above the rate runs are computed"):
+    for goal in ("under 1,000 MB", "above the rate runs are computed", "within 100 s",
+                 "within 15 s (median)"):
         assert goal in report
+    lines = [line for line in report.splitlines() if "within 15 s (median)" in line]
+    assert len(lines) == 3  # the exports, the IOH export and verify, each with its verdict
+    assert all(line.rstrip(" |").endswith(("met", "not met**")) for line in lines)
     rows = pd.read_csv(tmp_path / "scale.csv")
     assert list(rows.columns) == list(scale.COLUMNS)
     stored = rows[rows["figure"] == "runs stored"].set_index("executor")["value"]
     assert stored.to_dict() == {"local processes": 200, "Dask loopback": 200}
     for executor in ("local processes", "Dask loopback"):
         mine = rows[rows["executor"] == executor].set_index("figure")["value"]
-        assert mine["sweep wall"] > 0 and mine["exports wall"] > 0
+        assert mine["sweep wall"] > 0 and mine["exports wall"] > 0 and mine["export wall"] > 0
         assert 0 < mine["peak PSS, sum over the processes"] <= mine[
             "peak RSS, sum over the processes"]
     assert (rows.loc[rows["executor"] == "store alone", "value"] > 0).all()

@@ -182,3 +182,39 @@ def test_a_folder_of_baselines_only_has_nothing_to_export(tmp_path, capsys):
     assert sweep([str(tmp_path / "b.yaml"), "--out", str(tmp_path / "b"), "--quiet"]) == 0
     assert main([str(tmp_path / "b")]) == 2
     assert "no stored GA runs" in one_line(capsys)
+
+
+def test_the_traces_read_as_arrays_are_the_table_of_traces(folder):
+    """Store.trace_arrays, which the export reads, holds what Store.traces gives, run by run,
+    and only the runs asked for."""
+    from gaqueens.runtime.store import Store
+
+    with Store(folder) as store:
+        table = store.traces()
+        arrays = store.trace_arrays()
+        some = set(list(arrays)[:3])
+        assert set(store.trace_arrays(some)) == some
+    grouped = {key: rows.drop(columns=["algorithm", "board", "seed"]).to_numpy()
+               for key, rows in table.groupby(["algorithm", "board", "seed"], sort=False)}
+    assert list(arrays) == list(grouped)
+    assert all(np.array_equal(arrays[key], grouped[key]) for key in arrays)
+
+
+@pytest.mark.parametrize("final", [None, 0, 2])
+def test_a_runs_lines_are_the_improvements_of_its_best_so_far(final):
+    """run_lines, in numpy, against the rule written out: a line where the best so far falls
+    below every line before it, the first population's worst first, the final count last."""
+    rng = np.random.default_rng(final or 7)
+    for _ in range(50):
+        length = int(rng.integers(1, 12))
+        best = rng.integers(0, 9, length).astype(float)
+        trace = np.column_stack((np.arange(length), 20 + 20 * np.arange(length), best,
+                                 best, best + rng.integers(0, 4, length), best))
+        total = 20 + 20 * (length - 1) + int(rng.integers(0, 2)) * 20
+        expected = [(1, int(trace[0, 4]))]
+        for count, value in zip(trace[:, 1], runtimes.best_so_far(trace[:, 2], final)):
+            if value < expected[-1][1]:
+                expected.append((int(count), int(value)))
+        if expected[-1][0] != total:
+            expected.append((total, expected[-1][1]))
+        assert run_lines(trace, total, final) == expected

@@ -9,9 +9,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from gaqueens.problems.nqueens.verifier import attacking_pairs
-from gaqueens.runtime.claims import run_problem, stored_claims
+from gaqueens.runtime.claims import row_problem, rows_problems, run_problem, runs_problems, stored_claims
 from gaqueens.runtime.store import pack, unpack
 from gaqueens.sweep import main as sweep
 from gaqueens.verify import main as verify, trace_problem
@@ -278,3 +279,75 @@ def test_a_baseline_limited_by_max_board_verifies(capsys, tmp_path):
     assert main([str(experiment), "--out", str(tmp_path / "out"), "--quiet"]) == 0
     code, lines, _ = verified(capsys, tmp_path / "out")
     assert code == 0, lines
+
+
+ALTERATIONS = st.lists(st.tuples(
+    st.integers(0, 10**6),
+    st.sampled_from(["conflicts", "solution", "solved", "unit", "seconds", "board", "work"]),
+    st.sampled_from([-1, 0, 3, 7.5, float("nan"), "x", "0 1", "8 1 2 3 4 5 6 7", True, None])),
+    max_size=6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(ALTERATIONS, st.booleans())
+def test_the_rows_checked_in_bulk_get_the_answers_one_by_one_gives(changes, compact):
+    """claims.rows_problems checks a table's rows in bulk, and only those its bulk checks do
+    not pass one by one: every line is row_problem's, in the rows' order, whatever a row was
+    altered to (hand-made runs of two algorithms and boards, min-conflicts' placements, which
+    may share a column, among them)."""
+    rng = np.random.default_rng(len(changes))
+    rows = []
+    for algorithm, board in [("ga", 6), ("ga", 8), ("min-conflicts", 8)]:
+        for seed in range(1, 5):
+            columns = rng.permutation(board).tolist()
+            pairs = attacking_pairs(columns)
+            rows.append(dict(algorithm=algorithm, board=board, seed=seed, solved=pairs == 0,
+                             conflicts=pairs, generations=3, work=80,
+                             unit="evaluations" if algorithm == "ga" else "moves",
+                             seconds=0.01, solution=" ".join(map(str, columns))))
+    runs = pd.DataFrame(rows)
+    for place, column, value in changes:
+        runs[column] = runs[column].astype(object)
+        runs.at[place % len(runs), column] = value
+    if compact:
+        runs = runs.drop(columns="solution")
+    rules = {"ga": stored_claims("ga", {}), "min-conflicts": stored_claims("min-conflicts", {})}
+    alone = []
+    for row in runs.itertuples(index=False):
+        problem = row_problem(row, rules[row.algorithm])
+        if problem:
+            alone.append(f"{row.algorithm} on board {row.board}, seed {row.seed}: {problem}")
+    assert rows_problems(runs, rules) == alone
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 7), st.sampled_from(
+    ["conflicts", "solved", "swap", "short", "outside"])), max_size=4))
+def test_a_batch_checked_together_gets_the_answers_one_by_one_gives(changes):
+    """claims.runs_problems, the sweep's check of a batch, answers run_problem's answer for
+    each run, in order, whatever a run claims."""
+    from gaqueens.core.result import Result
+
+    rng = np.random.default_rng(len(changes))
+    results = []
+    for seed in range(8):
+        columns = rng.permutation(8)
+        pairs = attacking_pairs(columns)
+        results.append([seed, dict(solved=pairs == 0, conflicts=pairs, work=20, solution=columns,
+                                   generations=0, trace=None, seconds=0.0)])
+    for place, how in changes:
+        claim = results[place][1]
+        if how == "conflicts":
+            claim["conflicts"] += 1
+        elif how == "solved":
+            claim["solved"] = not claim["solved"]
+        elif how == "swap":
+            claim["solution"] = np.concatenate(([claim["solution"][1]], claim["solution"][1:]))
+        elif how == "short":
+            claim["solution"] = claim["solution"][:5]
+        else:
+            claim["solution"] = claim["solution"] + 3
+    finished = [(seed, Result(**claim)) for seed, claim in results]
+    rule = stored_claims("ga", {})
+    expected = [run_problem(rule, r.solution, 8, r.conflicts, r.solved) for _, r in finished]
+    assert runs_problems(rule, 8, finished) == expected

@@ -10,16 +10,21 @@ min..max), never a threshold that could fail. Its sections:
 (a) engine cost: microseconds per evaluation on every board of the table (8 to 128), seeds
     1..100, in this one process: gaqueens.ga.run_many (the seeds advanced together, as the
     sweep's batches run), genoxide running the published settings seed after seed with the
-    same the N-Queens Conflicts object as its batch fitness, and their ratio beside issue 11's goal
-    (at most 0.5); for context gaqueens.ga.run one seed at a time (seeds 1..10) and the GA on
-    engine: deap (DEAP's own objects, seeds 1..3). Each engine's time is for all its seeds,
-    divided by its own evaluations.
+    same N-Queens Conflicts object as its batch fitness, and their ratio beside issue 17's goal
+    (at most 0.4 on every board); the GA's C twin (gaqueens/bench/c/ga.c, built with -O2 where
+    a C compiler is found: the same operators and settings in plain C, its own random numbers)
+    on as many seeds, and the ratio to it (stretch goal: within 2.5x on 128); for context
+    gaqueens.ga.run one seed at a time (seeds 1..10) and the GA on engine: deap (DEAP's own
+    objects, seeds 1..3). Each engine's time is for all its seeds, divided by its own
+    evaluations.
 (b) the whole table: wall time of `python -m gaqueens.sweep experiments/table.yaml
     --quiet` (default workers, tables and plots included; and with --workers 1, to show what
     the pool gains on this machine) against genoxide's single-process sweep of the same boards
     and seeds (the internal mode --genoxide-table), all subprocesses, so all pay their
-    start-up; the ratio beside issue 11's goal (at most 0.4); and the median evaluations per
-    board of each engine.
+    start-up; the ratio beside issue 17's goal (at most 0.4); each sweep's runs' seconds per
+    evaluation (runs.csv) against ga.run_many's on the same seeds and batches measured right
+    after it, beside issue 17's goal (within 1.1x; and at most 0.5x genoxide's, from (a), on 32
+    and 128); and the median evaluations per board of each engine.
 (c) the main job, `python -m gaqueens.sweep experiments/n8.yaml --quiet`, end to end,
     and the imports it pays for (python -X importtime).
 (d) per board: the median wall time of one run of the local search (when registered), the GA
@@ -37,7 +42,8 @@ command of their own, ``python -m gaqueens.bench.reference``.
     common.py     the plan, the report, genoxide
     engine.py     (a)    table.py  (b)    job.py  (c)    boards.py  (d)    solvers.py  (e)
     solver_runs.py  the runs (e) times, each in a process of its own
-    c/            the C local search
+    c_twin.py     the GA's C twin, built and run for (a)
+    c/            the C local search and the C GA
     command.py    the command: header, sections, report
     reference.py  genoxide's runs for the tests
 """

@@ -10,6 +10,7 @@ from gaqueens.bench.common import DEAP, NUMPY, Plan, Report, published_settings,
 
 def per_board(plan: Plan, report: Report) -> None:
     """Median wall time of one run per board, and how many times the local search is faster."""
+    import gaqueens.baselines  # noqa: F401  (registers the local search)
     from gaqueens import ga
     from gaqueens.ga import GaSettings
     from gaqueens.core.algorithms import ALGORITHMS

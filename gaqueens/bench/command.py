@@ -61,8 +61,8 @@ def main(argv=None) -> int:
     report = Report()
     _header(report, plan, gx)
     with tempfile.TemporaryDirectory(prefix="gaqueens-bench-") as scratch:
-        engine.engine_cost(plan, report, gx)
-        table.table_sweep(plan, report, gx, Path(scratch))
+        cost = engine.engine_cost(plan, report, gx, Path(scratch))
+        table.table_sweep(plan, report, gx, Path(scratch), cost)
         job.main_job(plan, report, Path(scratch))
         boards.per_board(plan, report)
         solvers.classic_solvers(plan, report, Path(scratch))

@@ -10,8 +10,10 @@ Per executor: the sweep's wall time (the command's, from start to exit, tables a
 included) and its runs per second; the peak memory of every process it takes (the sweep, its
 workers, the processes that draw its plots, the cluster's scheduler and workers; sampled from
 /proc, gaqueens/bench/memory.py); the exports' own time and peak (the same command again over
-the finished folder: nothing left to compute, it writes the tables and plots again) and those
-of `python -m gaqueens.verify`, K times each. Then the store's insert rate, measured apart:
+the finished folder: nothing left to compute, it writes the tables and plots again), those of
+`python -m gaqueens.export` (the IOH export, every trace read) and of `python -m
+gaqueens.verify`, K times each, each figure beside issue 17's goal (the sweep within 100 s end
+to end, peak PSS under 1 GB, the export and verify within 15 s each) and whether it is met. Then the store's insert rate, measured apart:
 the sweep's runs stored again, in batches of the sweep's size, into a fresh store, timing
 Store.add alone (packing the traces, inserting, committing to disk), K times; beside the rate
 at which the sweep computed its runs (stored runs over the time between the manifest's start
@@ -165,13 +167,14 @@ def _measure_sweep(executor: str, sweep: list[str], folder: Path, rows: list[dic
         row(name, value, unit)
     return dict(wall=wall, runs=runs, rate=runs / wall, computed=runs / phase,
                 peak=sampler.peak, pss=sampler.peak_pss, largest=sampler.largest,
-                halves=(first, second), exports=[], verify=[])
+                halves=(first, second), exports=[], export=[], verify=[])
 
 
 def _measure_after(executor: str, sweep: list[str], folder: Path, repeats: int,
                    figures: dict, rows: list[dict]) -> None:
-    """The exports (the sweep's command again, with nothing left to compute) and verify,
-    ``repeats`` times each, alternating; on the local processes (no cluster running)."""
+    """The exports (the sweep's command again, with nothing left to compute), the IOH export
+    (python -m gaqueens.export DIR) and verify, ``repeats`` times each, alternating; on the
+    local processes (no cluster running)."""
     row = _row(rows, executor)
     again = [arg for arg in sweep if arg != "--fresh"]
     if "--scheduler" in again:
@@ -179,6 +182,7 @@ def _measure_after(executor: str, sweep: list[str], folder: Path, repeats: int,
         del again[at:at + 2]
     for repetition in range(1, repeats + 1):
         for kind, command in (("exports", again),
+                              ("export", _python("-m", "gaqueens.export", str(folder))),
                               ("verify", _python("-m", "gaqueens.verify", str(folder)))):
             seconds, sampled = _timed(command)
             figures[kind].append((seconds, sampled.peak, sampled.peak_pss))

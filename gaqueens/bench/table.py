@@ -1,6 +1,7 @@
 """Section (b): the whole published table, ours with the default workers against genoxide's
-single process, as subprocesses, beside issue 11's goal (at most 0.4x genoxide's wall time);
-and genoxide's own table sweep (the internal mode --genoxide-table)."""
+single process, as subprocesses, beside issue 17's goal (at most 0.4x genoxide's wall time);
+a run's seconds in the sweep against what ga.run_many costs on the same seeds (issue 17: within
+1.1x); and genoxide's own table sweep (the internal mode --genoxide-table)."""
 
 from __future__ import annotations
 
@@ -14,19 +15,16 @@ import sys
 import time
 from pathlib import Path
 
+from gaqueens.bench.engine import verdict
 from gaqueens.bench.common import (
     INSTALL, Plan, Report, genoxide_module, genoxide_run, published_experiment, spread, times_text,
 )
 from gaqueens.problems.nqueens.fitness import Conflicts
 
 
-GOAL = 0.4  # issue 11: the whole table, default workers, at most 0.4x genoxide's single process
-
-
-def _verdict(ratios: list[float]) -> str:
-    if max(ratios) <= GOAL:
-        return "met"
-    return "met at the median" if statistics.median(ratios) <= GOAL else "not met"
+GOAL = 0.4  # issue 17: the whole table, default workers, at most 0.4x genoxide's single process
+IN_SWEEP_GOAL = 1.1  # issue 17: in-sweep µs per evaluation within 1.1x of ga.run_many's
+IN_SWEEP_GENOXIDE = (32, 128), 0.5  # issue 17: and at most 0.5x genoxide's on these boards
 
 
 def wall_time(command: list[str]) -> tuple[float, str]:
@@ -59,9 +57,60 @@ def _our_medians(summary_csv: Path) -> dict[int, str]:
             + (f" ({row['verdict']})" if row["verdict"] else "") for row in rows}
 
 
-def table_sweep(plan: Plan, report: Report, gx, scratch: Path) -> None:
+def in_sweep_cost(folder: Path) -> dict[int, float]:
+    """The GA's microseconds per evaluation per board in a sweep's runs.csv (or
+    runs-compact.csv), by its seconds column: the sum of the runs' seconds over the sum of
+    their evaluations."""
+    path = folder / "runs.csv"
+    path = path if path.exists() else folder / "runs-compact.csv"
+    totals: dict[int, list[float]] = {}
+    with open(path, encoding="utf-8") as file:
+        for row in csv.DictReader(file):
+            if row["algorithm"] == "ga":
+                total = totals.setdefault(int(row["board"]), [0.0, 0])
+                total[0] += float(row["seconds"])
+                total[1] += int(row["work"])
+    return {board: seconds / work * 1e6 for board, (seconds, work) in sorted(totals.items())}
+
+
+def run_many_cost(boards, seeds: range, workers: int) -> dict[int, float]:
+    """ga.run_many's microseconds per evaluation per board, by its results' own seconds (the
+    clock of runs.csv's), in this process, on ``seeds`` cut into the batches a sweep with
+    ``workers`` workers makes (gaqueens.runtime.batches)."""
+    from gaqueens import ga
+    from gaqueens.bench.common import published_settings
+    from gaqueens.runtime.batches import TOGETHER
+
+    settings, cost = published_settings(), {}
+    ga.warm(settings)  # what a sweep's worker pays once, untimed, before its batches
+    size = min(TOGETHER, -(-len(seeds) // workers))
+    for board in boards:
+        results = [r for first in range(0, len(seeds), size)
+                   for r in ga.run_many(settings, board, seeds[first:first + size])]
+        cost[board] = sum(r.seconds for r in results) / sum(r.work for r in results) * 1e6
+    return cost
+
+
+def _in_sweep(report: Report, name: str, ratios: dict, engine_cost: dict | None) -> None:
+    """The lines of a sweep's in-sweep cost against ga.run_many's (and genoxide's from (a))."""
+    boards, limit = IN_SWEEP_GENOXIDE
+    for board, values in ratios.items():
+        to_run_many = [mine / alone for mine, alone in values]
+        line = (f"  - board {board}: in-sweep / ga.run_many {spread(to_run_many)}; goal within "
+                f"{IN_SWEEP_GOAL}x: {verdict(to_run_many, IN_SWEEP_GOAL)}")
+        theirs = (engine_cost or {}).get(board, {}).get("genoxide")
+        if theirs and board in boards:
+            to_genoxide = [mine / statistics.median(theirs) for mine, _ in values]
+            line += (f"; in-sweep / genoxide (its median in (a)) {spread(to_genoxide)}, goal at "
+                     f"most {limit}: {verdict(to_genoxide, limit)}")
+        report.say(line)
+
+
+def table_sweep(plan: Plan, report: Report, gx, scratch: Path, engine_cost: dict | None = None) -> None:
     """Wall time of the whole table sweep, ours (default workers) against genoxide's (one
-    process), alternating, and each one's median evaluations per board."""
+    process), alternating, and each one's median evaluations per board; each sweep's runs'
+    seconds per evaluation against ga.run_many's on the same seeds measured right after it
+    (``engine_cost``: section (a)'s figures, for genoxide's per board)."""
     from gaqueens.experiment import load
 
     file = published_experiment(scratch, "table")  # experiments/table.yaml
@@ -79,6 +128,9 @@ def table_sweep(plan: Plan, report: Report, gx, scratch: Path) -> None:
         commands["genoxide"] = [sys.executable, "-m", "gaqueens.bench", "--genoxide-table",
                                 boards, "--seeds", seeds]
     names, walls, medians = list(commands), {name: [] for name in commands}, {}
+    workers = {ours: os.cpu_count() or 1, alone: 1}
+    in_sweep = {name: {} for name in workers}  # board -> [(in-sweep, ga.run_many) per repetition]
+    first, last = map(int, seeds.split(".."))
     for repetition in range(plan.table_repeats):
         shift = repetition % len(names)
         for name in names[shift:] + names[:shift]:
@@ -86,6 +138,12 @@ def table_sweep(plan: Plan, report: Report, gx, scratch: Path) -> None:
             walls[name].append(seconds)
             report.row(section="table", engine=name, board="table", seeds=seeds,
                        repetition=repetition, seconds=seconds, evaluations="")
+            if name in workers:
+                folder = Path(commands[name][commands[name].index("--out") + 1])
+                mine = in_sweep_cost(folder)
+                alone_cost = run_many_cost(list(mine), range(first, last + 1), workers[name])
+                for board, cost in mine.items():
+                    in_sweep[name].setdefault(board, []).append((cost, alone_cost[board]))
             if name == ours:
                 medians[name] = _our_medians(out / "summary.csv")
             elif name == "genoxide":
@@ -99,8 +157,12 @@ def table_sweep(plan: Plan, report: Report, gx, scratch: Path) -> None:
         report.say(f"- genoxide, one process: {spread(walls['genoxide'])} s")
         for name in (ours, alone):
             ratios = [mine / theirs for mine, theirs in zip(walls[name], walls["genoxide"])]
-            goal = f"; goal at most {GOAL}: {_verdict(ratios)}" if name == ours else ""
+            goal = f"; goal at most {GOAL}: {verdict(ratios, GOAL)}" if name == ours else ""
             report.say(f"- ratio {name} / genoxide: {spread(ratios)}{goal}")
+    for name in workers:
+        report.say(f"- {name}: each run's seconds (runs.csv) per evaluation against "
+                   f"ga.run_many's on the same seeds and batches, in this process right after:")
+        _in_sweep(report, name, in_sweep[name], engine_cost)
     report.say()
     report.say("| board | published | " + " | ".join(f"{name} median evaluations"
                                                   for name in medians) + " |")

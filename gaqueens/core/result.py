@@ -20,10 +20,12 @@ class Result:
                  search: swaps tried; backtracking: nodes; see each algorithm's UNIT)
     solution     the final placement: column per row, rows from 0
     generations  the GA's generations (0 for the baselines)
-    seconds      wall time of the whole run where it ran, filled in by ``registry.execute``
-                 (what an algorithm loads once a process, a compiled kernel, is not counted);
-                 for GA runs made together (``ga.run_many``, the sweep's batches), the run's
-                 share of the batch's wall time: each generation's time split evenly among the
+    seconds      processor time of the whole run in the thread it ran in (time.thread_time:
+                 what it costs, not the waits for a core on a loaded machine), filled in by
+                 ``runtime.execution.execute`` (what an algorithm loads once a process, a
+                 compiled kernel, is not counted); for GA runs made together (``ga.run_many``,
+                 the sweep's batches), the run's share of the batch's processor time: each
+                 generation's time split evenly among the
                  runs it advanced, the set-up among all (gaqueens/ga/batched.py). A share is a
                  cost per run, not one run's own time: its spread is narrower
     trace        the GA's record per generation, columns TRACE_COLUMNS; None for baselines

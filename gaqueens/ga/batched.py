@@ -27,9 +27,12 @@ What makes it fast, and what keeps each run its own:
 - A run that ends gives its result at once and stays in the arrays until the window of draws
   ends; then the ended runs' rows are dropped.
 
-``seconds``: each generation's wall time (with the draws it took) is shared evenly among the
-runs it advanced, and the set-up and the end among all; a run's seconds is its share, so a
-batch's seconds add up to its wall time. tests/test_batched.py checks every run against the
+``seconds``: each generation's time (with the draws it took) is shared evenly among the runs
+it advanced, and the set-up and the end among all; a run's seconds is its share, so a batch's
+seconds add up to its time. The time is the processor time of the thread running the batch
+(time.thread_time): what the runs cost, not the wall time, which on a shared machine also
+counts the time the process waited for a core (a sweep's two workers beside its own process
+and other work on two cores waited about as long as they computed). tests/test_batched.py checks every run against the
 general engine (tests/runs.py, same_run), and the published table's 500 runs.
 """
 
@@ -144,14 +147,14 @@ def run_many(settings: GaSettings, board: int, seeds, observe=None) -> list[Resu
     seeds = list(seeds)
     if not seeds:
         return []
-    start = time.perf_counter()
+    start = time.thread_time()
     runs = Runs(settings, board, seeds)
     history = runs.history
     target, generation = settings.target, 0
     draws = Draws(calls(settings, board))
-    shares = np.zeros(len(seeds))  # each run's share of the wall time
+    shares = np.zeros(len(seeds))  # each run's share of the batch's time
     passed = 0.0  # the share of a run running since the start
-    clock = time.perf_counter()
+    clock = time.thread_time()
     shares += (clock - start) / len(seeds)
     if observe is not None:
         if len(seeds) != 1:
@@ -186,10 +189,10 @@ def run_many(settings: GaSettings, board: int, seeds, observe=None) -> list[Resu
         history.record(runs.values, runs.fitness.evaluations)
         if observe is not None:
             _observe(observe, runs, generation)
-        now = time.perf_counter()
+        now = time.thread_time()
         passed += (now - clock) / (runs.rows() - runs.ended)
         clock = now
-    shares += (time.perf_counter() - clock) / len(seeds)
+    shares += (time.thread_time() - clock) / len(seeds)
     return [Result(**runs.results[i], seconds=float(share)) for i, share in enumerate(shares)]
 
 

@@ -15,7 +15,7 @@ from gaqueens import problems
 from gaqueens.core.errors import BadInput, Rejected
 from gaqueens.core.files import write_text
 from gaqueens.runtime import manifest
-from gaqueens.runtime.claims import own_best, row_problem, stored_claims
+from gaqueens.runtime.claims import each_row_problem, own_best, stored_claims
 from gaqueens.reports import runtimes
 from gaqueens.runtime.store import FILE, Store, Unreadable
 
@@ -49,10 +49,13 @@ def run_lines(trace: np.ndarray, final: int, conflicts=None) -> list[tuple[int, 
     evaluation 1 with the first population's worst, each improvement, and the final
     evaluation count."""
     evaluations, worst = trace[:, 1], trace[0, 4]
-    lines = [(1, int(worst))]
-    for count, value in zip(evaluations, runtimes.best_so_far(trace[:, 2], conflicts)):
-        if value < lines[-1][1]:
-            lines.append((int(count), int(value)))
+    so_far = runtimes.best_so_far(trace[:, 2], conflicts)
+    # a generation makes a line where its best so far is below every line before it: below
+    # the first population's worst and below every earlier generation's best so far
+    before = np.minimum.accumulate(np.concatenate(([int(worst)], so_far[:-1])))
+    improved = np.flatnonzero(so_far < before)
+    lines = [(1, int(worst))] + list(zip(evaluations[improved].astype(np.int64).tolist(),
+                                         so_far[improved].astype(np.int64).tolist()))
     if lines[-1][0] != final:
         lines.append((final, lines[-1][1]))
     return lines
@@ -63,12 +66,12 @@ def _best(lines, row) -> dict:
     evaluations that first reached it, and its placement."""
     value = lines[-1][1]
     reached = next(count for count, best in lines if best == value)
-    columns = [int(c) for c in row.solution.split()]
+    columns = list(map(int, row.solution.split()))
     return {"evals": reached, "y": value, "x": columns}
 
 
-def _verify(row, rule) -> None:
-    problem = row_problem(row, rule)
+def _verify(row, problem: str | None) -> None:
+    """Refuses the export of a run the verifier rejects (``problem``, claims.row_problem's)."""
     if problem:
         raise Rejected(f"the verifier rejects {row.algorithm} on board {row.board}, seed "
                        f"{row.seed}: {problem}; nothing was written")
@@ -79,11 +82,12 @@ def write_algorithm(folder: Path, name: str, settings: dict, runs, traces: dict)
     scenarios = []
     rule = stored_claims(name, settings)
     function, data = function_name(rule.problem), data_folder(rule.problem)
+    found = dict(zip(zip(runs["board"], runs["seed"]), each_row_problem(runs, {name: rule})))
     for board, rows in runs.groupby("board", sort=True):
         path = f"{data}/IOHprofiler_f{FUNCTION_ID}_DIM{board}.dat"
         blocks, entries = [], []
         for row in rows.sort_values("seed").itertuples(index=False):
-            _verify(row, rule)
+            _verify(row, found[board, row.seed])
             lines = run_lines(traces[(name, board, row.seed)], int(row.work),
                               own_best(row.conflicts, row.solution, rule.fitness, rule.problem))
             blocks.append("\n".join([HEADER] + [f"{e} {v}" for e, v in lines]))
@@ -115,11 +119,9 @@ def export(source: Path, out: Path, say=print) -> dict[str, int]:
                 runs = runs[runs["algorithm"].isin(record["settings"]["algorithms"])]
             traced = runs[(runs["unit"] == "evaluations")]
             keys = set(zip(traced["algorithm"], traced["board"], traced["seed"]))
-            traces = store.traces(keys)
+            arrays = store.trace_arrays(keys)
     except Unreadable as error:
         raise Refused(str(error)) from None
-    arrays = {key: rows.drop(columns=["algorithm", "board", "seed"]).to_numpy()
-              for key, rows in traces.groupby(["algorithm", "board", "seed"], sort=False)}
     names = list(dict.fromkeys(runs["algorithm"]))
     left = [n for n in names if not all(k in arrays for k in _keys(runs, n))]
     exported = [n for n in names if n not in left]

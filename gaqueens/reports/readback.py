@@ -12,6 +12,7 @@ import io
 import math
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 RELATIVE = 1e-9
@@ -84,11 +85,15 @@ def compare(path: Path, expected: pd.DataFrame, keys: tuple[str, ...],
         return problems
     problems = [] if found == wanted else [f"{name}: the rows are not in the experiment's order"]
     row_of = {key: i for i, key in enumerate(found)}
+    places = np.array([row_of[key] for key in wanted], dtype=np.int64)
     for column in expected.columns:
         if column in keys or column in skip:
             continue
-        for i, key in enumerate(wanted):
-            value, other = actual[column].iat[row_of[key]], expected[column].iat[i]
+        values = actual[column].to_numpy(dtype=object)[places]
+        others = expected[column].to_numpy(dtype=object)
+        for i in np.flatnonzero(values != others):  # equal text is the same cell; else same()
+            value, other = values[i], others[i]
             if not same(value, other):
-                problems.append(f"{name}: {_named(key)}: {column} is {value!r}, expected {other!r}")
+                problems.append(f"{name}: {_named(wanted[i])}: {column} is {value!r}, "
+                                f"expected {other!r}")
     return problems

@@ -17,6 +17,12 @@ measure it is (N-Queens: pairs or excess). A run passes when:
 
 A row without its genome (a compact runs file) is checked for the last two only, solved
 against its conflicts.
+
+Many rows or runs at once (``rows_problems``, ``each_row_problem``, ``runs_problems``: a
+sweep's batches, its runs.csv, verify, the exports) are checked in bulk, a group of one
+algorithm and board at a time, N-Queens' claims by the numpy verifier's rejection_rows; a row
+the bulk checks do not pass is checked alone by ``row_problem`` (``run_problem``), so every
+answer is the one-by-one answer (tests/test_verify.py checks it on rows altered at random).
 """
 
 from __future__ import annotations
@@ -25,6 +31,8 @@ import math
 import numbers
 from dataclasses import dataclass
 
+import numpy as np
+
 import gaqueens.baselines  # noqa: F401  (registers the built-in solvers)
 import gaqueens.ga  # noqa: F401  (registers the GA)
 from gaqueens import problems
@@ -32,6 +40,8 @@ from gaqueens.core import algorithms
 from gaqueens.core.errors import Rejected
 from gaqueens.core.registry import Unknown
 from gaqueens.ga import UNIT as GA_UNIT
+from gaqueens.problems import nqueens
+from gaqueens.problems.nqueens import verifier
 
 
 class Invalid(Rejected):
@@ -121,6 +131,34 @@ def run_problem(rule: Claims, columns, board: int, conflicts: int, solved: bool)
                                              rule.fitness)
 
 
+def runs_problems(rule: Claims, board: int, results) -> list[str | None]:
+    """``run_problem`` of each of a batch's (seed, Result) pairs on one board, in order: the
+    placements of N-Queens checked together (in range, permutations where the rule says so,
+    the claims by the numpy verifier's rejection_rows), the others and any that the bulk
+    check does not pass one by one, so that every answer is run_problem's own."""
+    out: list[str | None] = [None] * len(results)
+    alone = range(len(results))
+    if results and problems.get(rule.problem) is nqueens.PROBLEM:
+        try:
+            rows = np.array([np.asarray(r.solution) for _, r in results], dtype=np.int64)
+        except (ValueError, TypeError, OverflowError):
+            rows = None
+        if rows is not None and rows.ndim == 2 and rows.shape[1] == board:
+            good = ((rows >= 0) & (rows < board)).all(axis=1)
+            if rule.permutation and board:
+                good &= (np.sort(rows, axis=1) == np.arange(board)).all(axis=1)
+            conflicts = np.array([r.conflicts for _, r in results], dtype=np.int64)
+            solved = np.array([bool(r.solved) for _, r in results], dtype=bool)
+            found = verifier.rejection_rows(rows, board, conflicts, solved, rule.solved_at,
+                                            rule.fitness)
+            good &= np.array([problem is None for problem in found], dtype=bool)
+            alone = np.flatnonzero(~good).tolist()
+    for i in alone:
+        result = results[i][1]
+        out[i] = run_problem(rule, result.solution, board, result.conflicts, result.solved)
+    return out
+
+
 def row_problem(row, rule: Claims) -> str | None:
     """What the verifier finds wrong with a row of runs (a namedtuple with the columns of
     runs.csv; ``solution`` may be missing), or None."""
@@ -146,13 +184,93 @@ def row_problem(row, rule: Claims) -> str | None:
 def rows_problems(runs, rules: dict[str, Claims]) -> list[str]:
     """A line per row of ``runs`` (a DataFrame with the columns of runs.csv) that the verifier
     rejects, naming the run."""
-    problems = []
-    for row in runs.itertuples(index=False):
+    return [f"{algorithm} on board {board}, seed {seed}: {problem}"
+            for algorithm, board, seed, problem in zip(runs["algorithm"], runs["board"],
+                                                       runs["seed"], each_row_problem(runs, rules))
+            if problem]
+
+
+def each_row_problem(runs, rules: dict[str, Claims]) -> list[str | None]:
+    """Per row of ``runs`` (a DataFrame with the columns of runs.csv), in order, what the
+    verifier finds wrong with it (``row_problem``; for a row whose algorithm has no rule, that
+    it is not one of the experiment's), or None. The rows are checked in bulk, a group of one
+    algorithm and board at a time (``passing``); only those the bulk checks do not pass are
+    checked one by one, so the answers are row_problem's own."""
+    out: list[str | None] = [None] * len(runs)
+    alone = np.flatnonzero(~passing(runs, rules))
+    for i, row in zip(alone, runs.iloc[alone].itertuples(index=False)):
         rule = rules.get(row.algorithm)
+        out[i] = ("its algorithm is not one of the experiment's" if rule is None
+                  else row_problem(row, rule))
+    return out
+
+
+NUMERIC = ("board", "seed", "conflicts", "work", "generations", "seconds")
+
+
+def passing(runs, rules: dict[str, Claims]) -> np.ndarray:
+    """Which rows of ``runs`` certainly pass ``row_problem`` (a mask), checked in bulk per
+    algorithm and board: their unit, numbers, solved, placement (parsed as ``placement``
+    parses it) and, for N-Queens, the claims recounted by the numpy verifier on every row at
+    once (verifier.rejection_rows, the very function ``reject`` applies to one). A row left
+    False may still pass: ``each_row_problem`` checks it alone."""
+    count = len(runs)
+    ok = np.zeros(count, dtype=bool)
+    needed = (*NUMERIC, "algorithm", "unit", "solved")
+    if not count or any(c not in runs.columns for c in needed) or any(
+            runs[c].dtype.kind not in "iuf" for c in NUMERIC):
+        return ok
+    numbers_ok = np.ones(count, dtype=bool)
+    for column in NUMERIC:
+        values = runs[column].to_numpy(dtype=float)
+        numbers_ok &= np.isfinite(values) & (values >= 0)
+    solved = runs["solved"].to_numpy()
+    if solved.dtype.kind in "iub":  # True, False, or 0 and 1 as the store keeps them
+        numbers_ok &= (solved == 0) | (solved == 1)
+    else:
+        numbers_ok &= np.array([isinstance(v, (bool, np.bool_)) for v in solved], dtype=bool)
+    solved = np.array([v is True or v == 1 for v in solved], dtype=bool) if (
+        solved.dtype.kind not in "iub") else solved.astype(bool)
+    boards = runs["board"].to_numpy()
+    conflicts = runs["conflicts"].to_numpy()
+    whole = (boards == np.round(boards)) & (conflicts == np.round(conflicts))
+    algorithms, units = runs["algorithm"].to_numpy(), runs["unit"].to_numpy()
+    texts = runs["solution"].to_numpy(dtype=object) if "solution" in runs.columns else None
+    groups = runs.groupby(["algorithm", "board"], sort=False).indices
+    for places in groups.values():
+        rule = rules.get(algorithms[places[0]])
         if rule is None:
-            problem = "its algorithm is not one of the experiment's"
+            continue
+        good = numbers_ok[places] & whole[places] & (units[places] == rule.unit)
+        if texts is not None:
+            good &= _placements_pass(texts[places], int(boards[places[0]]),
+                                     conflicts[places].astype(np.int64), solved[places], rule)
         else:
-            problem = row_problem(row, rule)
-        if problem:
-            problems.append(f"{row.algorithm} on board {row.board}, seed {row.seed}: {problem}")
-    return problems
+            first = problems.get(rule.problem).measures[0]
+            if rule.fitness == first:
+                good &= solved[places] == (conflicts[places] <= rule.solved_at)
+        ok[places] = good
+    return ok
+
+
+def _placements_pass(texts, board: int, conflicts, solved, rule: Claims) -> np.ndarray:
+    """Which placements of a group of one board certainly pass run_problem: parsed as
+    ``placement`` parses them (split, then whole numbers), ``board`` columns in 0..board-1, a
+    permutation where the rule says so, and for N-Queens the claims confirmed by the numpy
+    verifier; all False where the group's placements cannot be read in bulk."""
+    none = np.zeros(len(texts), dtype=bool)
+    if problems.get(rule.problem) is not nqueens.PROBLEM:
+        return none
+    try:
+        tokens = [str(text).split() for text in texts]
+        if any(len(each) != board for each in tokens):
+            return none
+        rows = np.array([column for each in tokens for column in each],
+                        dtype=np.int64).reshape(len(texts), board)
+    except (ValueError, OverflowError):
+        return none
+    good = ((rows >= 0) & (rows < board)).all(axis=1) if board else np.ones(len(texts), bool)
+    if rule.permutation and board:
+        good &= (np.sort(rows, axis=1) == np.arange(board)).all(axis=1)
+    found = verifier.rejection_rows(rows, board, conflicts, solved, rule.solved_at, rule.fitness)
+    return good & np.array([problem is None for problem in found], dtype=bool)

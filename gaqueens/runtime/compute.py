@@ -21,7 +21,7 @@ from gaqueens.core.errors import BadInput, Interrupted, Rejected
 from gaqueens.experiment import Experiment, run_settings
 from gaqueens.runtime import cluster, executors, manifest
 from gaqueens.runtime.batches import batches
-from gaqueens.runtime.claims import entry_claims, run_problem
+from gaqueens.runtime.claims import entry_claims, run_problem, runs_problems
 from gaqueens.runtime.store import Store
 
 
@@ -131,6 +131,15 @@ def check_run(name: str, rule, board: int, seed: int, result) -> None:
                        "the runs before it are stored")
 
 
+def check_batch(name: str, rule, board: int, finished: list) -> None:
+    """Checks a batch's runs (seed, Result) as check_run does, the runs together
+    (claims.runs_problems): Rejected names the first run the verifier rejects."""
+    for (seed, _), problem in zip(finished, runs_problems(rule, board, finished)):
+        if problem:
+            raise Rejected(f"the verifier rejects {name} on board {board}, seed {seed}: "
+                           f"{problem}; the runs before it are stored")
+
+
 def _executor(work: list, workers: int, client):
     """Where the batches run, and whether that is in other processes: a Dask cluster, worker
     processes, or this process (one worker, or one batch)."""
@@ -155,8 +164,7 @@ def _store(store, results, count: int, experiment: Experiment, progress: bool,
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         for batch, finished in results:
-            for seed, result in finished:
-                check_run(batch.name, rules[batch.name], batch.board, seed, result)
+            check_batch(batch.name, rules[batch.name], batch.board, finished)
             for name in [batch.name, *(twin for twin, same in shared.items() if same == batch.name)]:
                 store.add(name, batch.algorithm.unit, batch.board, finished, codes[name])
             bar.update(len(finished))

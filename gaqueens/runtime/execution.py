@@ -1,7 +1,9 @@
 """Running algorithms where the runs execute: one run timed, a batch of runs, and the memory a
 batch needs (gaqueens.core.algorithms says what an algorithm is).
 
-A run's ``seconds`` is the wall time around the whole run; what a process pays once for an
+A run's ``seconds`` is the processor time of the thread that runs it (time.thread_time)
+around the whole run: what the run costs, the same on a quiet machine as on a loaded one,
+where wall time also counts the waits for a core; what a process pays once for an
 algorithm with given settings (the modules its code imports, numpy's first calls, a compiled
 kernel's loading) is paid first by an untimed run (``warm``), so that equal settings get
 equal times whichever entry comes first.
@@ -40,12 +42,12 @@ def warm(algorithm: Algorithm, settings) -> None:
 
 
 def execute(algorithm: Algorithm, settings, board: int, seed: int) -> Result:
-    """Runs one algorithm once, with ``seconds`` the wall time around the whole run, after
-    ``warm``."""
+    """Runs one algorithm once, with ``seconds`` the processor time of this thread around the
+    whole run, after ``warm``."""
     warm(algorithm, settings)
-    start = time.perf_counter()
+    start = time.thread_time()
     result = algorithm.run(settings, board, seed)
-    return replace(result, seconds=time.perf_counter() - start)
+    return replace(result, seconds=time.thread_time() - start)
 
 
 def runs_together(algorithm: Algorithm, settings, board: int) -> bool:
@@ -57,8 +59,8 @@ def runs_together(algorithm: Algorithm, settings, board: int) -> bool:
 def execute_batch(algorithm: Algorithm, settings, board: int, seeds: list[int]) -> list[tuple[int, Result]]:
     """Runs one algorithm on one board for several seeds: the unit of work sent to a worker.
     An algorithm with ``run_many`` (the GA) runs them its way, each run its seed's own, its
-    ``seconds`` its share of the batch's wall time where they advance together; any other one
-    after the other."""
+    ``seconds`` its share of the batch's processor time where they advance together; any
+    other one after the other."""
     if algorithm.run_many is not None:
         warm(algorithm, settings)
         return list(zip(seeds, algorithm.run_many(settings, board, seeds)))
