@@ -104,7 +104,7 @@ def ablation(results: Path) -> str:
 
 
 def baselines(results: Path) -> str:
-    """Per board and algorithm: median wall time, median work in its unit, solved runs."""
+    """Per board and algorithm: median processor time, median work in its unit, solved runs."""
     summary = _summary(results, "baselines")
     if summary is None:
         return _missing("baselines")

@@ -190,7 +190,7 @@ def main(argv=None) -> int:
         table = run_sweep(experiment, workers=args.workers, scheduler=args.scheduler,
                           fresh=args.fresh, mixed_code=args.mixed_code, progress=not args.quiet,
                           say=say, argv=argv, memory_budget=memory_budget)
-        say(f"wrote {experiment.output}: runs.csv, summary.csv, summary.md and plots")
+        say(f"wrote {experiment.output}: index.html, runs.csv, summary.csv, summary.md and plots")
         print(table)
 
     def after_fault(error: Exception) -> str:

@@ -73,11 +73,17 @@ def test_a_measured_count_reports_the_commands_line():
     assert run["line"].startswith("8 x 8: 92 solutions, 12 fundamental, ") and run["match"]
 
 
-def test_the_goals_are_stated_with_their_verdict_only_on_their_boards():
-    assert solvers._goal("ratio", 10**6, 1.4) == "; goal at most 2: met"
-    assert solvers._goal("ratio", 10**6, 2.5) == "; goal at most 2: NOT met"
-    assert solvers._goal("count", 16, 61) == "; goal under 60 s: NOT met"
-    assert solvers._goal("ratio", 10**4, 9.0) == ""
+def test_the_goals_are_stated_with_their_verdict_only_on_their_boards(tmp_path):
+    report = common.Report()
+    assert solvers._goal(report, "ratio", 10**6, 1.4, "1.4") == "; goal at most 2: met"
+    assert solvers._goal(report, "ratio", 10**6, 2.5, "2.5") == "; goal at most 2: not met"
+    assert solvers._goal(report, "count", 16, 61, "61 s") == "; goal under 60 s: not met"
+    assert solvers._goal(report, "ratio", 10**4, 9.0, "9") == ""
+    assert [(g["measured"], g["met"]) for g in report.goals] == [
+        ("1.4", "met"), ("2.5", "not met"), ("61 s", "not met")]
+    report.write(tmp_path)
+    assert (tmp_path / "goals.csv").read_text().splitlines()[1] == (
+        "\"local search / its C twin, seconds, board 1,000,000\",1.4,at most 2,met")
 
 
 @pytest.mark.parametrize("compiler", [True, False], ids=["with C", "without C"])

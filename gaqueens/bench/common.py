@@ -111,6 +111,7 @@ class Report:
     def __init__(self):
         self.lines: list[str] = []
         self.rows: list[dict] = []
+        self.goals: list[dict] = []
 
     def say(self, text: str = "") -> None:
         self.lines.append(text)
@@ -118,6 +119,12 @@ class Report:
 
     def row(self, **values) -> None:
         self.rows.append(values)
+
+    def goal(self, figure: str, measured: str, goal: str, met: str) -> str:
+        """Records a figure beside its goal for goals.csv (the README's summary) and returns
+        ``met``, for the line that says it."""
+        self.goals.append({"figure": figure, "measured": measured, "goal": goal, "met": met})
+        return met
 
     def write(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
@@ -127,3 +134,14 @@ class Report:
         writer.writeheader()
         writer.writerows(self.rows)
         write_text(folder / "bench.csv", table.getvalue())
+        write_goals(folder, self.goals)
+
+
+def write_goals(folder: Path, goals: list[dict]) -> None:
+    """goals.csv: a row per goal (figure, measured, goal, met), which python -m gaqueens.readme
+    summarises in the README."""
+    table = io.StringIO()
+    writer = csv.DictWriter(table, ("figure", "measured", "goal", "met"), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(goals)
+    write_text(folder / "goals.csv", table.getvalue())

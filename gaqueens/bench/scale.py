@@ -263,7 +263,7 @@ def main(argv=None) -> int:
     report(out, header, measured, stores, rows, args.repeats)
     if args.out:
         write(args.out, out, rows, COLUMNS)
-        print(f"wrote {args.out / 'scale.md'} and {args.out / 'scale.csv'}", file=sys.stderr)
+        print(f"wrote {args.out / 'scale.md'}, scale.csv and goals.csv", file=sys.stderr)
     return 0
 
 

@@ -8,7 +8,7 @@ import io
 import statistics
 from pathlib import Path
 
-from gaqueens.bench.common import Report
+from gaqueens.bench.common import Report, write_goals
 from gaqueens.bench.memory import MB
 from gaqueens.core.files import write_text
 
@@ -62,6 +62,9 @@ def report(out: Report, header: dict, measured: dict, stores: list[float], rows,
 
     def line(figure, cells, goal="", met=""):
         lines.append((figure, *cells, goal, met))
+        if goal and met:
+            out.goal(figure, "; ".join(f"{name}: {cell}" for name, cell in zip(names, cells) if cell),
+                     goal, met.replace("**", ""))
 
     expected = max(m["runs"] for m in measured.values())
     line("runs stored", [f"{m['runs']:,}" for m in measured.values()],
@@ -118,3 +121,4 @@ def write(folder: Path, out: Report, rows: list[dict], columns) -> None:
     writer.writeheader()
     writer.writerows(rows)
     write_text(folder / "scale.csv", table.getvalue())
+    write_goals(folder, out.goals)

@@ -65,11 +65,18 @@ GOALS = {
 }
 
 
-def _goal(figure: str, board: int, median: float) -> str:
+LABELS = {"ratio": "local search / its C twin, seconds", "local-search": "local search, seconds",
+          "peak GB": "local search, peak memory", "min-conflicts": "min-conflicts, seconds",
+          "count": "counting every solution, seconds"}
+
+
+def _goal(report: Report, figure: str, board: int, median: float, shown: str) -> str:
+    """The words of the figure's goal on this board, if it has one, recorded in the report."""
     if (figure, board) not in GOALS:
         return ""
     words, met = GOALS[figure, board]
-    return f"; goal {words}: {'met' if met(median) else 'NOT met'}"
+    said = report.goal(f"{LABELS[figure]}, board {board:,}", shown, words, "met" if met(median) else "not met")
+    return f"; goal {words}: {said}"
 
 
 def _output(command: list[str], env: dict | None = None) -> str:
@@ -145,7 +152,8 @@ def local_search_vs_c(board: int, repeats: int, binary: Path | None, report: Rep
     ours, theirs = runs["gaqueens"], runs["C"]
     seconds = [run["seconds"] for run in ours]
     report.say(f"- local search, {board:,} queens, seeds 1..{repeats}: gaqueens "
-               f"{_spread_s(seconds)}{_goal('local-search', board, statistics.median(seconds))}"
+               f"{_spread_s(seconds)}"
+               f"{_goal(report, 'local-search', board, statistics.median(seconds), _spread_s(seconds))}"
                f" (CPU {_spread_s([run['cpu_seconds'] for run in ours])})")
     if theirs:
         ratios = [mine["seconds"] / c["seconds"] for mine, c in zip(ours, theirs)]
@@ -153,14 +161,15 @@ def local_search_vs_c(board: int, repeats: int, binary: Path | None, report: Rep
                    for mine, c in zip(ours, theirs))
         report.say(f"  - C: {_spread_s([run['seconds'] for run in theirs])} (CPU "
                    f"{_spread_s([run['cpu_seconds'] for run in theirs])}); ratio gaqueens / C "
-                   f"{spread(ratios)}{_goal('ratio', board, statistics.median(ratios))}")
+                   f"{spread(ratios)}"
+                   f"{_goal(report, 'ratio', board, statistics.median(ratios), spread(ratios))}")
         report.say(f"  - the same run in both (swaps tried, attacking pairs, placement): "
                    f"{same} of {len(theirs)} seeds; swaps tried, median "
                    f"{statistics.median(run['swaps'] for run in ours):,.0f}")
     peak = max(run["peak_kb"] or 0 for run in ours) * 1024 / 1e9
     report.say(f"  - peak memory: gaqueens {_mb(ours)} ({_mb(ours, 'before_kb')} before the "
                "run: Python, numpy, numba)" + (f", C {_mb(theirs)}" if theirs else "")
-               + _goal("peak GB", board, peak))
+               + _goal(report, "peak GB", board, peak, f"{peak:.2f} GB"))
     report.say(f"  - first run on 8 queens in each new process (importing numba, reading the "
                f"kernel from its cache): {_spread_s([run['first'] for run in ours])}")
 
@@ -174,7 +183,8 @@ def min_conflicts(board: int, repeats: int, report: Report) -> None:
                    evaluations=runs[-1]["swaps"])
     seconds = [run["seconds"] for run in runs]
     report.say(f"- min-conflicts, {board:,} queens, seeds 1..{repeats}: {_spread_s(seconds)}"
-               f"{_goal('min-conflicts', board, statistics.median(seconds))}; peak memory "
+               f"{_goal(report, 'min-conflicts', board, statistics.median(seconds), _spread_s(seconds))}"
+               "; peak memory "
                f"{_mb(runs)} ({_mb(runs, 'before_kb')} before the run)")
 
 
@@ -189,7 +199,8 @@ def counting(board: int, repeats: int, report: Report) -> None:
     table = "as" if all(run["match"] for run in runs) else "NOT as"
     report.say(f"- counting {board} x {board} on {_cores()} threads (the time the command "
                f"prints: numba's import and the kernel's reading included): {_spread_s(seconds)}"
-               f"{_goal('count', board, statistics.median(seconds))}; {counts}, {table} the "
+               f"{_goal(report, 'count', board, statistics.median(seconds), _spread_s(seconds))}"
+               f"; {counts}, {table} the "
                f"shipped table; peak memory {_mb(runs)}")
 
 

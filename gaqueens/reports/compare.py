@@ -7,7 +7,7 @@ as the worst. The p-values of the whole table are corrected together by Holm's s
 method; the verdict says "fewer" or "more" where the corrected p is below ALPHA (0.01), and "no
 difference detected" otherwise. Work is compared in its unit when both count the same unit
 (evaluations between GA variants); work in different units (swaps, moves, nodes) is compared
-in wall time only, and the unit column says "seconds".
+in processor time only, and the unit column says "seconds".
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ QUESTIONS = {
     "fixed-target": "How much work does each algorithm need to get down to a given number of "
                     "conflicts?",
     "ecdf": "What share of the runs is solved within a given amount of work?",
-    "ecdf-seconds": "What share of the runs is solved within a given wall time?",
+    "ecdf-seconds": "What share of the runs is solved within a given processor time?",
     "seconds": "How does the median wall time of a run grow with the board size?",
     "sensitivity": "How does the median work change as each setting of the grid is varied?",
     "sensitivity-heatmap": "Which combination of the grid's two settings needs the least work?",

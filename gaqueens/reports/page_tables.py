@@ -1,6 +1,6 @@
 """The report page's tables (gaqueens.reports.page): summary.csv and comparisons.csv as HTML,
 each cell marked with its column (data-column) for tests and scripts; numbers as ``number``
-writes them, wall times as ``duration``."""
+writes them, times as ``duration``."""
 
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ def table(frame, columns, *, caption: str = "", table_id: str = "") -> str:
 
 
 def duration(seconds) -> str:
-    """A wall time in s, ms or µs, to 3 significant digits."""
+    """A time in s, ms or µs, to 3 significant digits."""
     if not isinstance(seconds, float) or seconds != seconds:
         return "-"
     for scale, unit in ((1, "s"), (1e-3, "ms"), (1e-6, "µs")):
@@ -104,7 +104,7 @@ def summary_section(folder: page_data.Folder) -> str:
     notes = ["Work is counted in each algorithm's own unit. The median is over the runs, an "
              "unsolved run's work counting as infinite (∞); q1 to q3 is the middle half of the "
              "runs; the 95% interval is the bootstrapped interval of the median; median time is "
-             "the median wall time of a run."]
+             "the median processor time of a run (its share of its batch's for GA runs made together)."]
     if "verdict" in summary.columns and summary["verdict"].notna().any():
         notes.append("Published: the median the published table gives for the GA. Verdict: "
                      "reproduced when the published median lies within the central 99% of the "

@@ -8,8 +8,8 @@ convergence  the GA's best conflicts against evaluations: the median over seeds 
              line per GA, the band around the published GA's line only
 ecdf         the fraction of runs solved against work, a panel per algorithm, a line per board;
              algorithms without a unit of work (the construction) are named in a note, not drawn
-seconds      median wall time against board size, a line per algorithm (several boards)
-ecdf_seconds the fraction of runs solved against wall time, a line per algorithm, a panel per
+seconds      median processor time against board size, a line per algorithm (several boards)
+ecdf_seconds the fraction of runs solved against processor time, a line per algorithm, a panel per
              board (several algorithms)
 fixed_target the fraction of (run, target) pairs reached against evaluations, targets every
              conflict level from the first populations' median to 0 (gaqueens.reports.runtimes)
@@ -140,7 +140,7 @@ def left_out(runs: pd.DataFrame) -> list[str]:
 def ecdf(runs: pd.DataFrame, path: Path, title: str):
     """The runtime distribution: the fraction of runs solved within a given amount of work, a
     panel per algorithm that searches (one x axis for all when they count one unit); the title names those left out, which do no work to
-    plot (the construction: its wall time is in ecdf-seconds.png and the tables)."""
+    plot (the construction: its time is in ecdf-seconds.png and the tables)."""
     missing = left_out(runs)
     runs = runs[runs["unit"] != "none"]
     algorithms = _in_order(runs["algorithm"])
@@ -161,13 +161,13 @@ def ecdf(runs: pd.DataFrame, path: Path, title: str):
     panels[0, 0].set_ylim(0, 1.02)
     legend_once(figure, panels, title="board")
     note = ("" if not missing else "\nnot drawn, doing no counted work: " + ", ".join(missing)
-            + " (wall time: ecdf-seconds.png)")
+            + " (time: ecdf-seconds.png)")
     figure.suptitle(title + note, fontsize=11 if missing else None)
     return save_figure(figure, path)
 
 
 def seconds(summary: pd.DataFrame, path: Path, title: str):
-    """Median wall time per run against the board size, log-log, a line per algorithm, the
+    """Median processor time per run against the board size, log-log, a line per algorithm, the
     x axis labelled at each board."""
     figure = new_figure(7.5, 4.8)
     axes = figure.subplots()
@@ -188,7 +188,7 @@ def seconds(summary: pd.DataFrame, path: Path, title: str):
         board_ticks(axes, summary["board"])
     axes.set_yscale("log")
     axes.set_xlabel("board size N")
-    axes.set_ylabel("median wall time per run (s)")
+    axes.set_ylabel("median processor time per run (s)")
     axes.set_title(title + "\n(x: most runs unsolved within their budget)", fontsize=10)
     axes.grid(True, which="major", alpha=0.3)
     legend_once(figure, [axes])
@@ -196,7 +196,7 @@ def seconds(summary: pd.DataFrame, path: Path, title: str):
 
 
 def ecdf_seconds(runs: pd.DataFrame, path: Path, title: str):
-    """The fraction of runs solved within a given wall time, per algorithm, a panel per board."""
+    """The fraction of runs solved within a given processor time, per algorithm, a panel per board."""
     boards = sorted(runs["board"].unique())
     figure, panels = _panels(3.9, 3.3, len(boards))
     styles = entry_styles(_in_order(runs["algorithm"]))
@@ -206,7 +206,7 @@ def ecdf_seconds(runs: pd.DataFrame, path: Path, title: str):
                   label=algorithm, **styles[algorithm])
         log_x(axes)
         axes.set_title(f"{board:,} x {board:,}", fontsize=10)
-        axes.set_xlabel("wall time (s)")
+        axes.set_xlabel("processor time (s)")
         axes.grid(True, alpha=0.3)
     for axes in panels[:, 0]:
         axes.set_ylabel("fraction solved")

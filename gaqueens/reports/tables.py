@@ -140,7 +140,7 @@ GROWTH_COLUMNS = ("algorithm", "boards", "fitted", "seconds_exponent", "seconds_
 
 
 def growth(summary: pd.DataFrame) -> pd.DataFrame:
-    """Per algorithm: the exponent k of a least-squares fit of its median wall time, and of its
+    """Per algorithm: the exponent k of a least-squares fit of its median processor time, and of its
     median work, to c N^k on log scales, with the GROWTH_LEVEL interval of k (the slope's
     standard error from scipy.stats.linregress times Student's t quantile on n - 2 degrees of
     freedom). Fitted only over the boards where the median is finite (solved at the median), at
@@ -204,7 +204,7 @@ def markdown(frame: pd.DataFrame) -> str:
 
 def results_table(summary: pd.DataFrame) -> str:
     """Per algorithm and board: solved runs (with the ERT when any run is unsolved), median work
-    with its 95% interval, quartiles, max, median wall time, the published median and the
+    with its 95% interval, quartiles, max, median processor time, the published median and the
     verdict."""
     has_reference = summary["reference"].notna().any()
     unsolved = "ert" in summary.columns
