@@ -1,10 +1,14 @@
-"""Section (c): the main job end to end, and where its start-up goes."""
+"""Section (c): the main job end to end, where its start-up goes, and whether two entries with
+equal settings get equal seconds in one sweep (issue 15: the first entry once paid the
+process's one-off costs)."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 from pathlib import Path
+
+import pandas as pd
 
 from gaqueens.bench.common import Plan, Report, published_experiment, spread, times_text
 from gaqueens.bench.table import sweep_command, sweep_wall, wall_time
@@ -27,6 +31,7 @@ def main_job(plan: Plan, report: Report, scratch: Path) -> None:
     imports = wall_time([sys.executable, "-c", "import gaqueens.sweep"])[0]
     report.say(f"- start-up: Python {python:.2f} s; Python and `import gaqueens.sweep` "
                f"{imports:.2f} s")
+    equal_entries(plan, report, scratch)
     if plan.importtime:
         report.say(f"- imports, by package (python -X importtime, own time of its modules): "
                    f"{_imports(command)}")
@@ -46,3 +51,31 @@ def _imports(command: list[str]) -> str:
     top = sorted(total.items(), key=lambda item: -item[1])[:8]
     return ", ".join(f"{name} {us / 1e3:.0f} ms" for name, us in top) + (
         f"; all {sum(total.values()) / 1e6:.2f} s")
+
+
+FAIR = (0.9, 1.1)  # issue 15's fair timings: equal settings, equal seconds, whichever is first
+
+
+def equal_entries(plan: Plan, report: Report, scratch: Path) -> None:
+    """One sweep of the published GA and a twin entry whose settings differ only in a
+    generation limit no run reaches (50,001), so that it makes the very same runs without
+    sharing them: the ratio of their median seconds per board, beside FAIR."""
+    seeds = "1..10" if plan.quick else "1..100"
+    file = Path(scratch) / "equal.yaml"
+    file.write_text("boards: [8, 16]\nvariants: {twin: {stop: {target: 0, generations: 50001}}}\n",
+                    encoding="utf-8")
+    sweep_wall(sweep_command(file, Path(scratch) / "equal", seeds))
+    runs = pd.read_csv(Path(scratch) / "equal" / "runs.csv")
+    for board, rows in runs.groupby("board"):
+        median = rows.groupby("algorithm")["seconds"].median()
+        same = (rows[rows.algorithm == "ga"]["work"].tolist()
+                == rows[rows.algorithm == "twin"]["work"].tolist())
+        ratio = median["twin"] / median["ga"]
+        met = report.goal(f"board {board}: equal settings in two entries, median seconds "
+                          f"twin / ga", f"{ratio:.2f}", f"{FAIR[0]} to {FAIR[1]}",
+                          "met" if FAIR[0] <= ratio <= FAIR[1] else "not met")
+        report.say(f"- board {board}, seeds {seeds}: the ga and its twin (the same settings but "
+                   f"a generation limit no run reaches; {'the same' if same else 'NOT the same'} "
+                   f"work run for run), median seconds {median['ga'] * 1e6:,.0f} / "
+                   f"{median['twin'] * 1e6:,.0f} µs: ratio {ratio:.2f}; goal {FAIR[0]} to "
+                   f"{FAIR[1]}: {met}")
