@@ -100,6 +100,13 @@ def test_drawing_has_a_queen_per_row():
     assert lines == [". Q . .", ". . . Q", "Q . . .", ". . Q ."]
 
 
+def test_a_board_too_large_to_draw_is_not_drawn():
+    from gaqueens.problems.nqueens.facts import DRAWN_UP_TO
+
+    assert len(drawing(np.arange(DRAWN_UP_TO)).splitlines()) == DRAWN_UP_TO
+    assert drawing(np.arange(10**8, dtype=np.int32)) == ""  # not 10^16 characters
+
+
 @settings(max_examples=60, deadline=None)
 @given(n=st.integers(1, 60), seed=st.integers(0, 2**32 - 1), spread=st.sampled_from([1, 3, 60]))
 def test_marking_and_sorting_count_the_same_pairs_and_excess_as_counters(n, seed, spread):
