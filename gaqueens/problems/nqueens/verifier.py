@@ -14,7 +14,8 @@ the rising ones), in 4-byte integers, and finds the entries that repeat a value:
   each entry writes its index at its value in an array of marks, and the entries whose index
   is not the one left there repeat a value written by another (all but one of each value's
   entries, whichever wrote last); only those few are then counted by value. A solution of
-  10^8 queens is checked in seconds, within about 2 GB beside its placement.
+  10^8 queens was checked in 11 CPU seconds (a minute of wall time on a loaded two-core
+  machine; sorting took 148 s there), its peak 2.4 GB beside the placement's 0.4 GB.
 
 tests/test_board.py checks both ways against counts made by hand, by brute force on small
 boards, and by plain Python Counters on random placements.
