@@ -43,11 +43,11 @@ LISTED_UP_TO = 64
 
 def columns_text(solution) -> str:
     """The columns as a list, the middle left out past LISTED_UP_TO entries."""
-    columns = [int(c) for c in solution]
-    if len(columns) <= LISTED_UP_TO:
-        return str(columns)
-    shown = ", ".join(map(str, columns[:8])) + ", ..., " + ", ".join(map(str, columns[-3:]))
-    return f"[{shown}] ({len(columns):,} columns)"
+    if len(solution) <= LISTED_UP_TO:
+        return str([int(c) for c in solution])
+    ends = [int(c) for c in solution[:8]], [int(c) for c in solution[-3:]]  # not every column
+    shown = ", ".join(map(str, ends[0])) + ", ..., " + ", ".join(map(str, ends[1]))
+    return f"[{shown}] ({len(solution):,} columns)"
 
 
 def report(algorithm: str, unit: str, result, seconds: float, problem: str = problems.DEFAULT) -> str:

@@ -1,6 +1,7 @@
 """The fitness, the verifier and the facts of the table, against hand counts and brute force."""
 
 import itertools
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -9,6 +10,7 @@ from hypothesis import strategies as st
 
 from gaqueens.problems.nqueens.facts import drawing, known_solutions, mean_attacking_pairs
 from gaqueens.problems.nqueens.fitness import Conflicts
+from gaqueens.problems.nqueens import verifier
 from gaqueens.problems.nqueens.verifier import attacking_pairs, is_solution
 
 EIGHT = [5, 2, 0, 6, 4, 7, 1, 3]  # the published example's answer
@@ -96,3 +98,28 @@ def test_known_solutions_come_from_the_shipped_table():
 def test_drawing_has_a_queen_per_row():
     lines = drawing([1, 3, 0, 2]).splitlines()
     assert lines == [". Q . .", ". . . Q", "Q . . .", ". . Q ."]
+
+
+def test_a_board_too_large_to_draw_is_not_drawn():
+    from gaqueens.problems.nqueens.facts import DRAWN_UP_TO
+
+    assert len(drawing(np.arange(DRAWN_UP_TO)).splitlines()) == DRAWN_UP_TO
+    assert drawing(np.arange(10**8, dtype=np.int32)) == ""  # not 10^16 characters
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 60), seed=st.integers(0, 2**32 - 1), spread=st.sampled_from([1, 3, 60]))
+def test_marking_and_sorting_count_the_same_pairs_and_excess_as_counters(n, seed, spread):
+    placement = np.random.default_rng(seed).integers(0, max(1, n // spread), n)
+    expected_pairs = expected_excess = 0
+    for line in (placement, np.arange(n) - placement, np.arange(n) + placement):
+        held = Counter(line.tolist()).values()
+        expected_pairs += sum(k * (k - 1) // 2 for k in held)
+        expected_excess += sum(k - 1 for k in held)
+    with pytest.MonkeyPatch.context() as patch:  # marks from 1 queen on, then sorting
+        for threshold in (1, verifier.MARKED_FROM):
+            patch.setattr(verifier, "MARKED_FROM", threshold)
+            assert verifier.attacking_pairs(placement) == expected_pairs
+            assert verifier.diagonal_excess(placement) == expected_excess
+            assert verifier.is_solution(placement, n) == (expected_pairs == 0)
+            assert verifier.rejection(placement, n, expected_pairs, expected_pairs == 0) is None

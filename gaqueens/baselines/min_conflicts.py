@@ -28,11 +28,16 @@ The search runs compiled (numba), in gaqueens.baselines.min_conflicts_kernel, wh
 module imports only inside a run; its random numbers are SplitMix64's, seeded with the run's
 seed. A million queens take under a second, most of it in the greedy start's scattered
 memory accesses (``python -m gaqueens.bench`` times it). Boards go up to 10^8
-(gaqueens.experiment.baseline_keys): MEASURED_MC_1E8.
+(gaqueens.experiment.baseline_keys), but 10^8 is no practical board for it: measured once,
+seed 1, the greedy start alone took 41 minutes of wall time (some 20 CPU minutes, its
+scattered reads over 5 GB) on a loaded two-core machine, and spent the default budget (10^8
+moves: the start counts N), so the run ended unsolved; its peak was 5.3 GB beside the
+process, stated 6.0 GB. Give it budget: 1000000000 and an hour, or use the local search.
 
 Memory (``memory``): MEMORY_FIXED + MEMORY_PER_QUEEN x N bytes beyond the loaded process,
 512 KiB + 60 bytes a queen (the kernel's arrays, 57 bytes a queen: min_conflicts_kernel lists
-them); 6.0 GB for 10^8 queens. Measured (python -m gaqueens.bench.memory): MEASURED_MC.
+them); 6.0 GB for 10^8 queens. Measured (python -m gaqueens.bench.memory): 0.4, 5.0 and 52.8 MB on 10^4,
+10^5 and 10^6 queens, stated 1.1, 6.5 and 60.5 MB.
 
 The unit of work is moves: the greedy start's N placements and every repair move.
 Checked by the independent verifier (gaqueens.problems.nqueens.verifier) on small boards over many seeds

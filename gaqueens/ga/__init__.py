@@ -73,11 +73,14 @@ def warm(settings: GaSettings) -> None:
     run_many(replace(settings, generations=min(settings.generations, WARM_GENERATIONS)), 8, [0])
 
 
-# bytes of a run's peak beyond the loaded process, per queen of each genome (measured in
-# python -m gaqueens.bench.memory: about 180 per queen of the population's genomes in the
-# batched engine, where setting up the first population, in int64, is the peak; about 65 per
-# queen of the population and the children on the deap engine), and per generation of the
-# trace
+# bytes of a run's peak beyond the loaded process, per queen of each genome: measured by
+# python -m gaqueens.bench.memory (5 generations), 3.4, 35.4 and 376.7 MB on 10^3, 10^4 and
+# 10^5 queens for one run of the published settings (stated 5.3, 48.5 and 480.5 MB), about 188
+# bytes per queen of the population's genomes in the batched engine, where setting up the
+# first population (in int64) is the peak; about 65 per queen of the population and the
+# children on the deap engine (tests/test_bench_solvers.py checks both, and three runs
+# advanced together); and each run's trace, per generation. The published settings on a
+# million queens: 4.8 GB stated.
 MEMORY_BATCHED, MEMORY_GENOME, MEMORY_GENERATION, MEMORY_FIXED = 240, 120, 64, 2**19
 
 

@@ -37,7 +37,13 @@ def has_solution(n: int) -> bool:
     return n not in (2, 3)
 
 
+DRAWN_UP_TO = 100  # larger boards are not drawn: N^2 squares (10^16 characters for 10^8)
+
+
 def drawing(columns) -> str:
-    """The board in text, a line per row from row 0, Q for a queen and . for an empty square."""
+    """The board in text, a line per row from row 0, Q for a queen and . for an empty square;
+    empty for a board of more than DRAWN_UP_TO rows."""
     n = len(columns)
+    if n > DRAWN_UP_TO:
+        return ""
     return "\n".join(" ".join("Q" if c == col else "." for c in range(n)) for col in columns)
