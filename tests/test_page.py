@@ -206,3 +206,14 @@ def test_each_plots_ids_are_its_own():
                      '<use xlink:href="#plot-a-g1"/><g clip-path="url(#plot-a-c1)"/>'
                      '<a href="#elsewhere"/></svg>')
     assert set(re.findall(r'id="([^"]+)"', first)).isdisjoint(re.findall(r'id="([^"]+)"', second))
+
+
+def test_every_seed_embedded_is_the_published_gas_even_when_another_entry_sorts_first():
+    from gaqueens.ga import GaSettings
+
+    runs = pd.DataFrame([{"algorithm": name, "board": 8, "seed": seed, "solved": True,
+                          "work": 20 * seed, "generations": seed}
+                         for name in ("alpha", "ga") for seed in (1, 2, 3)])
+    chosen, left = page_player.choose(runs, {"ga": GaSettings(), "alpha": GaSettings()})
+    every = [row for row, default in chosen if not default]
+    assert not left and every and {row["algorithm"] for row in every} == {"ga"}

@@ -65,7 +65,8 @@ def choose(runs, settings: dict) -> tuple[list, list[str]]:
     if runs is None or not settings:
         return [], []
     ga = runs[runs["algorithm"].isin(list(settings))]
-    names = list(dict.fromkeys(ga["algorithm"]))
+    present = set(ga["algorithm"])
+    names = [name for name in settings if name in present]  # the experiment's order: ga first
     wanted, seen = [], set()
     for name in names:
         for board, group in ga[ga["algorithm"] == name].groupby("board", sort=True):
@@ -110,7 +111,8 @@ def player_data(runs, settings: dict, codes: dict) -> dict:
              "does not end where its stored run did."] if others else []
     larger = sorted({int(b) for b in runs["board"]} - set(range(REPLAYED_UP_TO + 1))) \
         if runs is not None and settings else []
-    return {"runs": out, "left_out": left, "code_notes": notes, "larger": larger,
+    first = next((item["algorithm"] for item in out if not item["default"]), None)
+    return {"runs": out, "left_out": left, "code_notes": notes, "larger": larger, "all_seeds_of": first,
             "replayed_up_to": REPLAYED_UP_TO, "all_seeds_up_to": ALL_SEEDS_UP_TO}
 
 
@@ -128,7 +130,7 @@ def describe(data: dict) -> str:
     text = (f"Embedded: {len(runs)} runs, the median seed's run of each GA entry and board "
             f"({defaults})")
     if data["all_seeds_up_to"] and len(runs) > defaults:
-        text += (f" and every seed of {runs[0]['algorithm']} on boards up to "
+        text += (f" and every seed of {data['all_seeds_of']} on boards up to "
                  f"{data['all_seeds_up_to']}")
     text += "; the seed chooser lists the embedded ones."
     if data["larger"]:
