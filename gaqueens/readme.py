@@ -171,26 +171,57 @@ def deap_example(results: Path) -> str:
 
 
 def agreement(results: Path) -> str:
-    """engine: numpy against engine: deap, scheme by variation (python -m gaqueens.bench.agreement)."""
+    """engine: numpy against engine: deap, scheme by variation (python -m gaqueens.bench.agreement):
+    its summary line, its table, and the check of DEAP's own example; agreement.md says how."""
     path = results / "agreement" / "agreement.md"
     if not path.exists():
         return "(no results yet: run `python -m gaqueens.bench.agreement`)"
-    text = path.read_text(encoding="utf-8").strip()
-    return text[text.index("\n\n") + 2:]  # without its title
+    lines = path.read_text(encoding="utf-8").strip().splitlines()
+    summary = next(line for line in lines if line.startswith("Board "))
+    table = [line for line in lines if line.startswith("|")]
+    example = lines[-1]
+    return "\n".join([summary, "", *table, "",
+                      f"DEAP's own N-Queens example, run by DEAP alone, against engine: deap: {example}."])
+
+
+def _by_figure(rows) -> list[tuple[str, str, str, str]]:
+    """Goal rows with one row per figure: the rows of one figure on several boards ("board N:
+    FIGURE") merged, each board's median and verdict listed."""
+    merged: dict[tuple[str, str], list] = {}
+    for row in rows:
+        match = re.fullmatch(r"board ([\d,]+): (.+)", row.figure)
+        board, figure = (match[1], match[2]) if match else (None, row.figure)
+        merged.setdefault((figure, row.goal), []).append((board, row.measured, row.met))
+    out = []
+    for (figure, goal), cells in merged.items():
+        if len(cells) == 1:
+            board, measured, met = cells[0]
+            out.append((f"board {board}: {figure}" if board else figure, measured, goal, met))
+            continue
+        measured = "; ".join(f"{board}: {text.removeprefix('median ').split(' (')[0]}"
+                             for board, text, _ in cells)
+        verdicts: dict[str, list[str]] = {}
+        for board, _, met in cells:
+            verdicts.setdefault(met, []).append(board)
+        met = "; ".join(f"{met} on {', '.join(boards)}" for met, boards in verdicts.items())
+        out.append((f"{figure}, by board", measured, goal, met))
+    return out
 
 
 def performance(results: Path) -> str:
-    """Every goal of the benchmark and of the 100,000-run sweep with its figure and whether it
-    was met, from the goals.csv each writes beside its report (python -m gaqueens.bench,
-    python -m gaqueens.bench.scale)."""
+    """Every goal of the benchmark and of the 100,000-run sweep with its figure (medians) and
+    whether it was met, from the goals.csv each writes beside its report (python -m
+    gaqueens.bench, python -m gaqueens.bench.scale); a figure measured on several boards is one
+    row."""
     lines = ["| figure | measured | goal | met |", "|---|---|---|---|"]
     for name, command in (("bench", "gaqueens.bench"), ("scale", "gaqueens.bench.scale")):
         path = results / name / "goals.csv"
         if not path.exists():
             lines.append(f"| (no results yet: run `python -m {command} --out results/{name}`) | | | |")
             continue
-        for row in pd.read_csv(path, keep_default_na=False).itertuples():
-            lines.append(f"| {row.figure} | {row.measured} | {row.goal} | {row.met} |")
+        rows = pd.read_csv(path, keep_default_na=False, dtype=str).itertuples()
+        lines += [f"| {figure} | {measured} | {goal} | {met} |"
+                  for figure, measured, goal, met in _by_figure(rows)]
     return "\n".join(lines)
 
 

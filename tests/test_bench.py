@@ -17,7 +17,7 @@ def test_quick_bench_prints_its_sections(tmp_path):
     env = {**os.environ, "TMPDIR": str(tmp_path), "MPLCONFIGDIR": str(tmp_path / "mpl")}
     out = tmp_path / "out"
     done = subprocess.run([sys.executable, "-m", "gaqueens.bench", "--quick", "--out", str(out)],
-                          capture_output=True, text=True, env=env, timeout=120)
+                          capture_output=True, text=True, env=env, timeout=900)
     assert done.returncode == 0, done.stderr
     for section in ("### (a) Engine cost", "### (b) The whole table", "### (c) The main job",
                     "### (d) Per board"):
@@ -26,6 +26,9 @@ def test_quick_bench_prints_its_sections(tmp_path):
     assert (out / "bench.md").read_text(encoding="utf-8").startswith("**gaqueens benchmark**")
     header = (out / "bench.csv").read_text(encoding="utf-8").splitlines()[0]
     assert header == ",".join(common.CSV_COLUMNS)
+    goals = (out / "goals.csv").read_text(encoding="utf-8").splitlines()
+    assert goals[0] == "figure,measured,goal,met" and len(goals) > 1
+    assert all(line.endswith((",met", ",not met", ",met at the median")) for line in goals[1:])
 
 
 def test_without_genoxide_the_bench_says_how_to_install_it(monkeypatch):
