@@ -335,17 +335,24 @@ DASK = "boards: [64]\nseeds: {first: 1, last: 80}\nga: {variation: and, mutpb: 1
 
 
 def kill_a_dask_worker(cluster, out, stored_before: int, killed: list):
-    """Kills one worker process of ``cluster`` once ``stored_before`` runs are stored."""
+    """Kills, once ``stored_before`` runs are stored, the process of a worker that is running a
+    batch (the scheduler's processing list), so that a batch is lost for sure."""
     from distributed import Client
 
     with Client(cluster) as client:
-        pids = sorted(client.run(os.getpid).values())
+        pids = client.run(os.getpid)  # address -> process id
 
     def killer():
         deadline = time.monotonic() + 60
         while stored_count(out) < stored_before and time.monotonic() < deadline:
             time.sleep(0.01)
-        os.kill(pids[0], signal.SIGKILL)
+        with Client(cluster.scheduler_address) as client:
+            while time.monotonic() < deadline:
+                busy = [address for address, tasks in client.processing().items() if tasks]
+                if busy:
+                    os.kill(pids[busy[0]], signal.SIGKILL)
+                    break
+                time.sleep(0.01)
         killed.append(stored_count(out))
 
     thread = threading.Thread(target=killer, daemon=True)
