@@ -4,47 +4,25 @@ beyond file: and data:, shows the count of the listing, and picking a row shows 
 queens on the board.
 
 Outside CI, with no browser (or no Playwright) found, these tests skip and say why; with
-CI=true they fail instead. The browser is Debian's ``chromium`` package (BROWSER below)."""
+CI=true they fail instead. The browser is Debian's ``chromium`` package (tests/browser.py launches it)."""
 
-import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+import browser as chromium
 from gaqueens.problems.nqueens.solutions import listing
-
-BROWSER = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-
-
-def _missing() -> str | None:
-    """Why the browser tests cannot run here, or None."""
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "Playwright is not installed (pip install playwright)"
-    if not (Path(BROWSER).exists() or shutil.which("chromium")):
-        return f"no Chromium at {BROWSER} (apt-get install chromium)"
-    return None
 
 
 @pytest.fixture(scope="module")
 def browser():
-    reason = _missing()
-    if reason:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"the browser tests must run in CI: {reason}")
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as driver:
-        path = BROWSER if Path(BROWSER).exists() else shutil.which("chromium")
-        launched = driver.chromium.launch(executable_path=path, args=ARGS)
+    """A headless Chromium from the shared launcher (tests/browser.py), which skips outside CI
+    and fails in CI where none is found."""
+    chromium.require()
+    with chromium.browser() as launched:
         yield launched
-        launched.close()
 
 
 class Opened:
