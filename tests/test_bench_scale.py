@@ -13,9 +13,13 @@ pytestmark = pytest.mark.skipif(memory.available() is not None, reason="needs Li
 
 
 def test_the_sampler_sees_the_memory_a_child_process_holds():
-    sampler = memory.Sampler().start()
-    subprocess.run([sys.executable, "-c", "import numpy, time; a = numpy.ones(25_000_000); "
-                                          "time.sleep(0.5)"], check=True)
+    # sampled below a parent of its own: this test process may hold children of other tests
+    # (a process pool's forkserver), which the sampler would count too
+    child = ("import numpy, time; a = numpy.ones(25_000_000); time.sleep(0.5)")
+    parent = subprocess.Popen([sys.executable, "-c", "import subprocess, sys, time; time.sleep(0.2); "
+                               f"subprocess.run([sys.executable, '-c', {child!r}], check=True)"])
+    sampler = memory.Sampler(root=parent.pid).start()
+    assert parent.wait() == 0
     sampler.stop()
     held = 25_000_000 * 8
     assert held < sampler.peak_pss <= sampler.peak < held + 150 * memory.MB

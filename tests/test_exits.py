@@ -3,6 +3,7 @@
 traceback in error.log, 130 interrupted."""
 
 import tempfile
+import sys
 
 import pytest
 
@@ -59,13 +60,15 @@ def test_a_sweep_that_meets_an_unexpected_error_logs_it_in_its_folder(tmp_path, 
     out = tmp_path / "out"
     file = experiment_file(tmp_path)
     monkeypatch.setattr(outputs, "write", boom)
-    assert sweep.main([file, "--out", str(out), "--workers", "1", "--quiet"]) == cli.FAULT
+    argv = [file, "--out", str(out), "--workers", "1", "--quiet"]
+    monkeypatch.setattr(sys, "argv", ["gaqueens.sweep", *argv])  # the log's first line
+    assert sweep.main(argv) == cli.FAULT
     error = capsys.readouterr().err.strip()
     assert error == ("error: unexpected RuntimeError: something nobody expected; on two lines; the "
                      "runs stored so far are kept: run the same command again to go on; the "
                      f"traceback is in {out / 'error.log'}")
     log = (out / "error.log").read_text()
-    assert "python" in log.splitlines()[0] and "in boom" in log
+    assert log.splitlines()[0].endswith(" ".join(["gaqueens.sweep", *argv])) and "in boom" in log
     monkeypatch.undo()
     assert sweep.main([file, "--out", str(out), "--quiet"]) == cli.DONE
     assert not (out / "error.log").exists()
