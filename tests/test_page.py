@@ -217,3 +217,18 @@ def test_every_seed_embedded_is_the_published_gas_even_when_another_entry_sorts_
     chosen, left = page_player.choose(runs, {"ga": GaSettings(), "alpha": GaSettings()})
     every = [row for row, default in chosen if not default]
     assert not left and every and {row["algorithm"] for row in every} == {"ga"}
+
+
+def test_every_seed_is_at_most_the_lowest_hundred_of_a_board():
+    from gaqueens.ga import GaSettings
+
+    seeds = range(1, 151)
+    runs = pd.DataFrame({"algorithm": "ga", "board": 8, "seed": list(seeds), "solved": True,
+                         "work": [10 * s for s in seeds], "generations": 3})
+    chosen, left = page_player.choose(runs, {"ga": GaSettings()})
+    assert not left
+    median = [int(row["seed"]) for row, default in chosen if default]
+    others = sorted(int(row["seed"]) for row, default in chosen if not default)
+    assert median == [75] and others == [s for s in range(1, 101) if s != 75]
+    assert page_player._more_seeds(runs, {"ga": GaSettings()})
+    assert not page_player._more_seeds(runs[runs["seed"] <= 100], {"ga": GaSettings()})
