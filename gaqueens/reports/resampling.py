@@ -35,17 +35,17 @@ def medians(work: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray
     very numbers of ``np.median(rng.choice(work, (RESAMPLES, size)), axis=1)``, in a fraction
     of its time. rng.choice draws the picks as ``rng.integers(0, len(work), ...)``; taken as
     the picked runs' places in the sorted work, the middle values of a sample are the sorted
-    work at the middle of its places, which a partition of small integers finds (three times
-    faster than sorting them on samples of 1,000, and sorting small integers several times
-    faster than np.median's partition of floats). tests/test_stats.py checks that both give
-    the same numbers."""
+    work at the middle of its places, which sorting the places (small integers) finds: numpy
+    2's sort of int16 rows took a fifth of the time of their partition (0.023 s against
+    0.13 s for 10,000 samples of 1,000), and a small fraction of np.median's partition of
+    floats. tests/test_stats.py checks that both give the same numbers."""
     work = np.asarray(work, dtype=float)
     order = np.argsort(work, kind="stable")
     rank = np.empty(len(work), dtype=np.int16 if len(work) <= 2**15 else np.int64)
     rank[order] = np.arange(len(work))  # each run's place in the sorted work
     picks = rank.take(rng.integers(0, len(work), (RESAMPLES, size)))
     low, high = (size - 1) // 2, size // 2
-    picks.partition([low, high] if high != low else low, axis=1)
+    picks.sort(axis=1)
     ordered = work[order]
     return (ordered[picks[:, low]] + ordered[picks[:, high]]) / 2
 
