@@ -55,6 +55,34 @@ def test_batched_fitness_matches_the_verifier_row_by_row(n, k, seed):
     assert Conflicts(n)(genomes).tolist() == [attacking_pairs(g) for g in genomes]
 
 
+def _pairs_by_hand(columns) -> int:
+    """Every two queens compared: same column or same diagonal."""
+    return sum(a == b or abs(a - b) == j - i
+               for (i, a), (j, b) in itertools.combinations(enumerate(columns), 2))
+
+
+def test_rows_counted_together_keep_their_clashes_apart():
+    # the columns, sorted: row 0 ends 1, 1 and row 1 starts 1, 1; a count that joined the two
+    # runs of equal values gave row 1 a pair too many (found by a property test of the batch
+    # check). By hand, queens as (row, column): row 0, (0,0)-(1,1) a diagonal and (1,1)-(2,1)
+    # the column: 2 pairs; row 1, (0,1)-(1,1) the column and (1,1)-(2,2) a diagonal: 2 pairs
+    rows = np.array([[0, 1, 1], [1, 1, 2]])
+    assert verifier.attacking_pairs_rows(rows).tolist() == [2, 2]
+    assert [_pairs_by_hand(r) for r in rows] == [2, 2]
+    assert verifier.diagonal_excess_rows(rows).tolist() == [
+        verifier.diagonal_excess(r) for r in rows]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 5), min_size=6, max_size=6), min_size=1, max_size=8))
+def test_the_verifier_counts_each_row_of_a_batch_as_by_hand(rows):
+    """Any placements (columns may clash), counted together: each row's pairs are those of
+    comparing its queens two by two, and the same as counting it alone."""
+    batch = np.array(rows)
+    assert verifier.attacking_pairs_rows(batch).tolist() == [_pairs_by_hand(r) for r in rows]
+    assert verifier.attacking_pairs_rows(batch).tolist() == [attacking_pairs(r) for r in rows]
+
+
 def test_brute_force_over_all_8x8_permutations_finds_the_92_solutions_and_mean_5():
     conflicts = Conflicts(8)(all_permutations(8))
     assert int((conflicts == 0).sum()) == 92 == known_solutions(8)[0]

@@ -57,7 +57,9 @@ def _sorted(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     rows, at = np.nonzero(same)
     if not len(rows):
         return np.zeros(len(values), dtype=np.int64), excess
-    flat = rows * same.shape[1] + at  # consecutive within a run of equal values
+    # consecutive within a run of equal values; a row's places are spaced one beyond its
+    # length, so that a run ending one row and one starting the next are not joined
+    flat = rows * (same.shape[1] + 1) + at
     fresh = np.ones(len(flat), dtype=bool)
     fresh[1:] = flat[1:] != flat[:-1] + 1
     index = np.arange(len(flat))
