@@ -23,6 +23,10 @@ populations, which need the traces. A runs.csv without placements (a compact one
 runs-compact.csv where runs.csv is not kept, is checked the same way, placements aside. A
 folder with neither runs.sqlite nor one of those has no runs to verify: exit status 2.
 
+A store of 20,000 runs or more (gaqueens.reports.tables.PARALLEL_FROM) is checked by two worker
+processes, a group of one algorithm and board a task (gaqueens/reports/checked.py), beside the
+summary's resampling: the same lines as one process finds.
+
 Prints a one-line verdict and exits 0, or lists what is wrong and exits 1; 2 bad usage; 3 a
 fault, with the traceback in a temporary error.log (verify writes nothing into DIR); 130
 interrupted (gaqueens/cli.py). tests/test_verify.py alters stores and files by hand.
@@ -32,27 +36,22 @@ from __future__ import annotations
 
 import sqlite3
 import sys
-from collections import namedtuple
 from pathlib import Path
-
-import numpy as np
-import pandas as pd
 
 from gaqueens import cli, problems
 from gaqueens.core.errors import BadInput
 from gaqueens.runtime import manifest
-from gaqueens.runtime.claims import (each_row_problem, own_best, rows_problems, stored_algorithm,
-                                     stored_claims)
+from gaqueens.runtime.claims import rows_problems, stored_algorithm, stored_claims
 from gaqueens.cli import Parser
 from gaqueens.experiment import MAX_BOARD_KEY, Entry, Experiment
+from gaqueens.reports import checked, tables
 from gaqueens.reports.readback import compare, read_runs
-from gaqueens.reports.folded import first_frame, first_row
+from gaqueens.reports.folded import first_frame
 from gaqueens.reports.outputs import in_entry_order as ordered  # the export's own order
-from gaqueens.core.result import TRACE_COLUMNS
-from gaqueens.runtime.store import FILE, RUN_COLUMNS, Store, Unreadable, unpack
+from gaqueens.runtime.executors import Workers
+from gaqueens.runtime.store import FILE, Store, Unreadable
 
 LISTED = 40  # problems printed; the count says how many more
-StoredRun = namedtuple("StoredRun", RUN_COLUMNS)
 
 
 class NothingToVerify(BadInput):
@@ -76,29 +75,6 @@ def experiment_of(record: dict, folder: Path) -> Experiment:
     )
     experiment.tasks()  # every setting it needs is there
     return experiment
-
-
-def trace_problem(trace: np.ndarray, generations: int, evaluations: int, conflicts: int):
-    """What is wrong with a GA run's trace (gaqueens/core/result.py, TRACE_COLUMNS), or None.
-
-    The run reports the best placement it evaluated (DEAP's hall of fame), the trace the best
-    of each population after survival (DEAP's logbook). Where survivors may lose the best
-    (scheme simple or mu,lambda, survivors by a tournament) a child can hold the run's best
-    without ever being in a population, so the run's conflicts are at most the trace's lowest,
-    not always its last."""
-    if trace.ndim != 2 or trace.shape[1] != len(TRACE_COLUMNS) or not len(trace):
-        return "its trace is not a table of generations"
-    generation, spent, best = trace[:, 0], trace[:, 1], trace[:, 2]
-    if not np.array_equal(generation, np.arange(len(trace))):
-        return "its trace does not count generations 0, 1, ..."
-    if np.any(np.diff(spent) < 0):
-        return "its trace's evaluations go down"
-    if (generation[-1], spent[-1]) != (generations, evaluations):
-        return (f"its trace ends at generation {generation[-1]:g} after {spent[-1]:g} "
-                f"evaluations, the run reports {generations} and {evaluations}")
-    if conflicts > best.min():
-        return f"its trace reaches {best.min():g} conflicts, the run reports {conflicts} at best"
-    return None
 
 
 def _settings_problems(name: str, recorded: dict, stored: dict | None) -> list[str]:
@@ -160,38 +136,35 @@ def _stored(folder: Path, store: Store, experiment, problems: list[str]) -> str:
         problems += [f"{FILE}: {line}" for line in integrity]
         return "nothing more: the store is damaged"
     settings = store.settings()
+    count = store.db.execute("SELECT count(*) FROM runs").fetchone()[0]
+    with Workers(2 if count >= tables.PARALLEL_FROM else 1) as workers:
+        return _checked(folder, store, experiment, problems, settings, count, workers)
+
+
+def _checked(folder: Path, store: Store, experiment, problems: list[str], settings: dict,
+             count: int, workers: Workers) -> str:
+    """Every stored run checked, and the exports compared, the work shared by ``workers``: the
+    summary's resampling first, then the runs, a group of one algorithm and board a task."""
     keys = set(experiment.tasks()) if experiment is not None else set()
-    stored = list(store.each())
-    count, first = len(stored), []  # first: the first generation of each run of the experiment
-    rows = [StoredRun(*values) for *values, _ in stored]
-    rules = {name: stored_claims(name, settings.get(name, {}))
-             for name in dict.fromkeys(row.algorithm for row in rows)}
-    checked = each_row_problem(pd.DataFrame(rows, columns=RUN_COLUMNS),
-                               {name: rule for name, rule in rules.items() if name in settings})
-    for row, (*_, blob), found in zip(rows, stored, checked):
-        trace, unreadable = None, None
-        if blob is not None:
-            try:
-                trace = unpack(blob)
-            except Exception as error:  # zlib or numpy refuse an altered blob
-                unreadable = f"its trace cannot be read ({type(error).__name__})"
-        rule = rules[row.algorithm]
-        if row.algorithm not in settings:
-            problem = "it is stored without its algorithm's settings"
-        else:
-            problem = found
-            if problem is None and blob is not None:
-                try:
-                    problem = unreadable or trace_problem(
-                        trace, row.generations, row.work,
-                        own_best(row.conflicts, row.solution, rule.fitness, rule.problem))
-                except Exception as error:  # numbers an altered trace cannot compare
-                    problem = f"its trace cannot be read ({type(error).__name__})"
-        if (row.algorithm, row.board, row.seed) in keys and _whole(trace):
-            first.append(first_row(row.algorithm, row.board, row.seed, trace, rule.fitness))
-        if problem:
-            problems.append(f"{FILE}: {row.algorithm} on board {row.board}, seed "
-                            f"{row.seed}: {problem}")
+    summary = None
+    if experiment is not None:
+        runs = ordered(store.runs(keys), experiment)
+        summary = tables.summarize_later(runs, experiment.reference, experiment.problem, workers)
+    wanted = {}
+    for algorithm, board, seed in keys:
+        wanted.setdefault((algorithm, board), set()).add(seed)
+    groups = checked.groups(store)
+    rules = {name: stored_claims(name, settings.get(name, {})) for name, _ in groups}
+    tasks = [(folder, name, board, rules[name], name in settings,
+              frozenset(wanted.get((name, board), ()))) for name, board in groups]
+    pending = workers.later(checked.group_problems, tasks)
+    # meanwhile, here: runs.csv against the store (its problems listed after the runs')
+    exported = [] if experiment is None else compare(folder / "runs.csv", runs,
+                                                     ("algorithm", "board", "seed"))
+    first = []  # the first generation of each run of the experiment
+    for found, firsts in pending():
+        problems += found
+        first += firsts
     if experiment is None:
         return f"{count} stored runs pass the verifier"
     for entry in experiment.entries:
@@ -200,16 +173,10 @@ def _stored(folder: Path, store: Store, experiment, problems: list[str]) -> str:
     if missing:
         problems.append(f"{FILE}: {len(missing)} runs of the experiment are not stored, "
                         f"e.g. {missing[0][0]} on board {missing[0][1]}, seed {missing[0][2]}")
-    runs = ordered(store.runs(keys), experiment)
-    _exports(folder, experiment, runs, first_frame(first), problems)
+    problems += exported
+    _exports(folder, experiment, runs, first_frame(first), problems, summary, runs_file=False)
     return (f"{count} stored runs pass the verifier; runs.csv, summary.csv and "
             f"{manifest.FILE} match the store")
-
-
-def _whole(trace) -> bool:
-    """Whether ``trace`` is a table of TRACE_COLUMNS with a first generation."""
-    return trace is not None and trace.ndim == 2 and trace.shape[1] == len(TRACE_COLUMNS) \
-        and len(trace) > 0
 
 
 def _runs_file(folder: Path) -> str | None:
@@ -250,15 +217,16 @@ def _without_store(folder: Path, experiment, problems: list[str]) -> str:
             "traces, and the attacking pairs measured from them, are not checked")
 
 
-def _exports(folder: Path, experiment, runs, traces, problems, runs_file: bool = True) -> None:
+def _exports(folder: Path, experiment, runs, traces, problems, summary=None,
+             runs_file: bool = True) -> None:
     """Compares runs.csv (unless not ``runs_file``) and summary.csv with ``runs`` and the
-    summary of ``runs`` and ``traces``, when the sweep completed."""
-    from gaqueens.reports import tables
-
+    summary of ``runs`` and ``traces`` (``summary``: tables.summarize_later's, already started
+    on ``runs``), when the sweep completed."""
+    if summary is None:
+        summary = tables.summarize_later(runs, experiment.reference, experiment.problem)
     if runs_file:
         problems += compare(folder / "runs.csv", runs, ("algorithm", "board", "seed"))
-    summary = ordered(tables.summarize(runs, traces, experiment.reference, experiment.problem),
-                      experiment)
+    summary = ordered(summary(traces), experiment)
     skip = ("random_measured",) if traces is None else ()
     problems += compare(folder / "summary.csv", summary, ("algorithm", "board"), skip)
 

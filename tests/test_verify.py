@@ -15,7 +15,9 @@ from gaqueens.problems.nqueens.verifier import attacking_pairs
 from gaqueens.runtime.claims import row_problem, rows_problems, run_problem, runs_problems, stored_claims
 from gaqueens.runtime.store import pack, unpack
 from gaqueens.sweep import main as sweep
-from gaqueens.verify import main as verify, trace_problem
+from gaqueens.reports import tables
+from gaqueens.reports.checked import trace_problem
+from gaqueens.verify import main as verify
 from sweeps import experiment_file
 
 REPOSITORY = Path(__file__).resolve().parent.parent
@@ -110,6 +112,18 @@ def test_an_altered_trace_is_found(capsys, folder):
     assert code == 1
     assert lines[1].startswith("  runs.sqlite: ga on board 10, seed 6: its trace ends at generation 1")
     assert lines[2].startswith("  summary.csv: ga on board 10: random_measured is ")  # its mean
+
+
+def test_worker_processes_find_what_this_process_finds(capsys, folder, monkeypatch):
+    """Large stores are checked by two worker processes (a group of runs a task, beside the
+    summary's resampling): the same lines as checked here."""
+    alter(folder, "UPDATE runs SET conflicts = 3 WHERE algorithm = 'ga' AND board = 8 AND seed = 2")
+    alter(folder, "UPDATE runs SET trace = ? WHERE algorithm = 'near' AND board = 10 AND seed = 4",
+          pack(np.array([[0, 20, 3, 5, 9, 5.1]])))
+    here = verified(capsys, folder)
+    monkeypatch.setattr(tables, "PARALLEL_FROM", 1)
+    assert verified(capsys, folder) == here
+    assert here[0] == 1 and len(here[1]) >= 4
 
 
 def test_a_trace_must_reach_the_runs_conflicts_but_may_end_above_them():

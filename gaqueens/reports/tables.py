@@ -36,14 +36,27 @@ def summarize(runs: pd.DataFrame, traces: pd.DataFrame | None = None, reference=
     """A row per algorithm and board with SUMMARY_COLUMNS, and UNSOLVED_COLUMNS when any run is
     unsolved. ``reference`` maps a board to the published median of the GA; ``traces`` give the
     measured attacking pairs of the GA's random first populations."""
+    return summarize_later(runs, reference, problem)(traces)
+
+
+def summarize_later(runs: pd.DataFrame, reference=None, problem: str = problems.DEFAULT,
+                    workers=None):
+    """``summarize``, its resampling handed out to ``workers`` (gaqueens.runtime.executors:
+    Workers; by default, in_parallel's), returns a function of the traces that gives the
+    summary, so that the caller can read the traces meanwhile."""
     reference = reference or {}
+    groups = [(key, group, reference.get(key[1]) if key[0] == "ga" else None)
+              for key, group in runs.groupby(["algorithm", "board"], sort=True)]
+    tasks = [(group, published) for _, group, published in groups]
+    pending = (workers.later(_resampled, tasks) if workers is not None
+               else lambda: in_parallel(_resampled, tasks, len(runs)))
+    return lambda traces=None: _summary(runs, groups, pending(), traces, problem)
+
+
+def _summary(runs, groups, resampled, traces, problem) -> pd.DataFrame:
     solved_by = problems.get(problem)
     first_populations = _initial_pairs(traces, solved_by.measures[0])
     unsolved = not runs["solved"].all()
-    groups = [(key, group, reference.get(key[1]) if key[0] == "ga" else None)
-              for key, group in runs.groupby(["algorithm", "board"], sort=True)]
-    resampled = in_parallel(_resampled, [(group, published) for _, group, published in groups],
-                            len(runs))
     rows = []
     for ((algorithm, board), group, published), numbers in zip(groups, resampled):
         facts = solved_by.facts(board)

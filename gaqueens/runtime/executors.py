@@ -72,11 +72,37 @@ def starmap(function, tasks: list[tuple], workers: int) -> list:
     run many seeds outside a sweep (fidelity, agreement), which store nothing. Each task is
     handed out on its own (a task is already a batch of runs), so that a slow one holds back no
     others queued behind it in the same worker."""
-    if workers <= 1:
-        return [function(*task) for task in tasks]
-    method = "fork" if sys.platform == "linux" and threading.active_count() == 1 else "spawn"
-    with multiprocessing.get_context(method).Pool(workers) as pool:
-        return pool.starmap(function, tasks, chunksize=1)
+    with Workers(workers) as pool:
+        return pool.later(function, tasks)()
+
+
+class Workers:
+    """``workers`` processes (forked where the system forks, else spawned; none for 1 or
+    fewer: the tasks then run here) that take tasks handed out now and whose results are
+    collected later, so that this process, or other tasks queued after them, go on meanwhile.
+    Used as a context manager, which ends the processes."""
+
+    def __init__(self, workers: int):
+        self.pool = None
+        if workers > 1:
+            method = "fork" if sys.platform == "linux" and threading.active_count() == 1 \
+                else "spawn"
+            self.pool = multiprocessing.get_context(method).Pool(workers)
+
+    def later(self, function, tasks: list[tuple]):
+        """Starts ``function(*task)`` for each of ``tasks``, a task at a time to each free
+        process; returns a function that waits for the results and gives them, in order."""
+        if self.pool is None:
+            return lambda: [function(*task) for task in tasks]
+        return self.pool.starmap_async(function, tasks, chunksize=1).get
+
+    def __enter__(self) -> "Workers":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()
 
 
 # ---- local processes ---------------------------------------------------------------------

@@ -1,0 +1,91 @@
+"""What ``python -m gaqueens.verify`` checks of each stored run, one algorithm and board at a
+time, so that the groups can be checked in worker processes, each reading its own runs from
+the store: the verifier's verdict on the run (gaqueens/runtime/claims.py) and, for a GA run,
+its trace (``trace_problem``); and the first generations of the runs the experiment asks for,
+from which the summary's attacking pairs of random placements are measured again."""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+import pandas as pd
+
+from gaqueens.core.result import TRACE_COLUMNS
+from gaqueens.reports.folded import first_row
+from gaqueens.runtime.claims import each_row_problem, own_best
+from gaqueens.runtime.store import FILE, RUN_COLUMNS, Store, unpack
+
+StoredRun = namedtuple("StoredRun", RUN_COLUMNS)
+
+
+def trace_problem(trace: np.ndarray, generations: int, evaluations: int, conflicts: int):
+    """What is wrong with a GA run's trace (gaqueens/core/result.py, TRACE_COLUMNS), or None.
+
+    The run reports the best placement it evaluated (DEAP's hall of fame), the trace the best
+    of each population after survival (DEAP's logbook). Where survivors may lose the best
+    (scheme simple or mu,lambda, survivors by a tournament) a child can hold the run's best
+    without ever being in a population, so the run's conflicts are at most the trace's lowest,
+    not always its last."""
+    if trace.ndim != 2 or trace.shape[1] != len(TRACE_COLUMNS) or not len(trace):
+        return "its trace is not a table of generations"
+    generation, spent, best = trace[:, 0], trace[:, 1], trace[:, 2]
+    if not np.array_equal(generation, np.arange(len(trace))):
+        return "its trace does not count generations 0, 1, ..."
+    if np.any(np.diff(spent) < 0):
+        return "its trace's evaluations go down"
+    if (generation[-1], spent[-1]) != (generations, evaluations):
+        return (f"its trace ends at generation {generation[-1]:g} after {spent[-1]:g} "
+                f"evaluations, the run reports {generations} and {evaluations}")
+    if conflicts > best.min():
+        return f"its trace reaches {best.min():g} conflicts, the run reports {conflicts} at best"
+    return None
+
+
+def groups(store: Store) -> list[tuple[str, int]]:
+    """The (algorithm, board) pairs of the stored runs, in the store's order."""
+    return [(algorithm, int(board)) for algorithm, board in store.db.execute(
+        "SELECT DISTINCT algorithm, board FROM runs ORDER BY algorithm, board")]
+
+
+def group_problems(folder, algorithm: str, board: int, rule, known: bool,
+                   wanted: frozenset) -> tuple[list[str], list[tuple]]:
+    """What is wrong with each stored run of ``algorithm`` on ``board`` (a line naming the run,
+    in the order of the seeds) and the first generations of the runs whose seeds are
+    ``wanted``. ``rule`` is the algorithm's claims; ``known``, whether the store keeps its
+    settings (a run stored without them is a problem of its own)."""
+    with Store(folder) as store:
+        stored = store.db.execute(f"SELECT {', '.join(RUN_COLUMNS)}, trace FROM runs "
+                                  "WHERE algorithm = ? AND board = ? ORDER BY seed",
+                                  (algorithm, board)).fetchall()
+    rows = [StoredRun(*values) for *values, _ in stored]
+    checked = each_row_problem(pd.DataFrame(rows, columns=RUN_COLUMNS),
+                               {algorithm: rule} if known else {})
+    problems, first = [], []
+    for row, (*_, blob), found in zip(rows, stored, checked):
+        trace, unreadable = None, None
+        if blob is not None:
+            try:
+                trace = unpack(blob)
+            except Exception as error:  # zlib or numpy refuse an altered blob
+                unreadable = f"its trace cannot be read ({type(error).__name__})"
+        problem = found if known else "it is stored without its algorithm's settings"
+        if known and problem is None and blob is not None:
+            try:
+                problem = unreadable or trace_problem(
+                    trace, row.generations, row.work,
+                    own_best(row.conflicts, row.solution, rule.fitness, rule.problem))
+            except Exception as error:  # numbers an altered trace cannot compare
+                problem = f"its trace cannot be read ({type(error).__name__})"
+        if row.seed in wanted and _whole(trace):
+            first.append(first_row(row.algorithm, row.board, row.seed, trace, rule.fitness))
+        if problem:
+            problems.append(f"{FILE}: {row.algorithm} on board {row.board}, seed "
+                            f"{row.seed}: {problem}")
+    return problems, first
+
+
+def _whole(trace) -> bool:
+    """Whether ``trace`` is a table of TRACE_COLUMNS with a first generation."""
+    return trace is not None and trace.ndim == 2 and trace.shape[1] == len(TRACE_COLUMNS) \
+        and len(trace) > 0
