@@ -194,6 +194,8 @@ def test_the_traces_read_as_arrays_are_the_table_of_traces(folder):
         arrays = store.trace_arrays()
         some = set(list(arrays)[:3])
         assert set(store.trace_arrays(some)) == some
+        for name in {key[0] for key in arrays}:  # the export reads an algorithm at a time
+            assert list(store.trace_arrays(algorithm=name)) == [k for k in arrays if k[0] == name]
     grouped = {key: rows.drop(columns=["algorithm", "board", "seed"]).to_numpy()
                for key, rows in table.groupby(["algorithm", "board", "seed"], sort=False)}
     assert list(arrays) == list(grouped)

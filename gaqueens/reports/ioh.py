@@ -119,27 +119,30 @@ def export(source: Path, out: Path, say=print) -> dict[str, int]:
                 runs = runs[runs["algorithm"].isin(record["settings"]["algorithms"])]
             traced = runs[(runs["unit"] == "evaluations")]
             keys = set(zip(traced["algorithm"], traced["board"], traced["seed"]))
-            arrays = store.trace_arrays(keys)
+            with_trace = set(store.db.execute(
+                "SELECT algorithm, board, seed FROM runs WHERE trace IS NOT NULL"))
+            names = list(dict.fromkeys(runs["algorithm"]))
+            left = [n for n in names if not all(k in keys and k in with_trace
+                                                for k in _keys(runs, n))]
+            exported = [n for n in names if n not in left]
+            if not exported:
+                raise Refused(f"{source}: no stored GA runs with traces to export "
+                              "(IOHanalyzer compares evaluations)")
+            partial = out.with_name(out.name + ".partial")
+            shutil.rmtree(partial, ignore_errors=True)
+            partial.mkdir(parents=True)
+            counts = {}
+            try:  # an algorithm's traces at a time: those of a large sweep fill gigabytes
+                for name in exported:
+                    counts[name] = write_algorithm(partial / name, name, settings.get(name, {}),
+                                                   runs[runs["algorithm"] == name],
+                                                   store.trace_arrays(keys, name))
+                write_text(partial / MARKER, _describe(source, counts, left, runs))
+                _replace(out, partial)
+            finally:
+                shutil.rmtree(partial, ignore_errors=True)
     except Unreadable as error:
         raise Refused(str(error)) from None
-    names = list(dict.fromkeys(runs["algorithm"]))
-    left = [n for n in names if not all(k in arrays for k in _keys(runs, n))]
-    exported = [n for n in names if n not in left]
-    if not exported:
-        raise Refused(f"{source}: no stored GA runs with traces to export (IOHanalyzer compares "
-                      "evaluations)")
-    partial = out.with_name(out.name + ".partial")
-    shutil.rmtree(partial, ignore_errors=True)
-    partial.mkdir(parents=True)
-    counts = {}
-    try:
-        for name in exported:
-            counts[name] = write_algorithm(partial / name, name, settings.get(name, {}),
-                                           runs[runs["algorithm"] == name], arrays)
-        write_text(partial / MARKER, _describe(source, counts, left, runs))
-        _replace(out, partial)
-    finally:
-        shutil.rmtree(partial, ignore_errors=True)
     if left:
         units = ", ".join(f"{n} ({runs.loc[runs['algorithm'] == n, 'unit'].iloc[0]})" for n in left)
         say(f"left out: {units}: IOHanalyzer compares evaluations, and these runs have no traces")

@@ -244,19 +244,19 @@ class Store:
         seed; only those of ``keys`` (algorithm, board, seed) if given."""
         import pandas as pd
 
-        frame = pd.read_sql_query(
-            f"SELECT {', '.join(RUN_COLUMNS)} FROM runs ORDER BY algorithm, board, seed", self.db
-        )
+        frame = pd.read_sql_query(f"SELECT {', '.join(RUN_COLUMNS)} FROM runs "
+                                  "ORDER BY algorithm, board, seed", self.db)
         frame["solved"] = frame["solved"].astype(bool)
         return _only(frame, keys)
 
-    def trace_arrays(self, keys=None) -> dict[tuple, np.ndarray]:
+    def trace_arrays(self, keys=None, algorithm: str | None = None) -> dict[tuple, np.ndarray]:
         """What ``traces`` gives, as an array per (algorithm, board, seed) (TRACE_COLUMNS,
-        float64), in key order, without building the table."""
-        query = "SELECT algorithm, board, seed, trace FROM runs WHERE trace IS NOT NULL " \
+        float64), in key order, without building the table; of one ``algorithm`` if given."""
+        one = "AND algorithm = ? " if algorithm is not None else ""
+        query = f"SELECT algorithm, board, seed, trace FROM runs WHERE trace IS NOT NULL {one}" \
                 "ORDER BY algorithm, board, seed"
-        return {(a, b, s): unpack(blob) for a, b, s, blob in self.db.execute(query)
-                if keys is None or (a, b, s) in keys}
+        return {(a, b, s): unpack(blob) for a, b, s, blob in self.db.execute(
+            query, (algorithm,) if one else ()) if keys is None or (a, b, s) in keys}
 
     def traces(self, keys=None):
         """The stored traces, a row per (algorithm, board, seed, generation), with
