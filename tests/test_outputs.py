@@ -42,3 +42,19 @@ def test_runs_that_stop_short_get_a_success_rate_and_an_ert(tmp_path):
     assert row["ert"] == (runs["work"].sum() / solved if solved else float("inf"))
     summary = (out / "summary.md").read_text()
     assert "| ERT |" in summary and "expected running time" in summary
+
+
+def test_the_tables_of_worker_processes_are_those_made_here(tmp_path, monkeypatch):
+    """From PARALLEL_FROM runs the summary's resampling and the comparisons go to two worker
+    processes: the same summary.csv and comparisons.csv as made in this process."""
+    text = "boards: [8, 10]\nseeds: {first: 1, last: 12}\nvariants: {near: {stop: {target: 2}}}\n"
+    for place in ("here", "there"):
+        (tmp_path / place).mkdir()
+    here = sweep(tmp_path / "here", text)
+    monkeypatch.setattr(tables, "PARALLEL_FROM", 1)
+    there = sweep(tmp_path / "there", text)
+    for name in ("summary.csv", "comparisons.csv"):  # compared in evaluations, not seconds
+        mine, theirs = pd.read_csv(here / name), pd.read_csv(there / name)
+        columns = [c for c in mine.columns if c != "median_seconds"]  # timings differ
+        pd.testing.assert_frame_equal(mine[columns], theirs[columns])
+    assert pd.read_csv(here / "comparisons.csv")["unit"].eq("evaluations").all()

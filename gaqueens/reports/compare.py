@@ -26,6 +26,13 @@ SAME = "no difference detected"
 def comparisons(runs: pd.DataFrame) -> pd.DataFrame:
     """A row per board and algorithm other than the first in ``runs`` (in the experiment's
     order), on the boards both ran, with COLUMNS."""
+    return comparisons_later(runs)()
+
+
+def comparisons_later(runs: pd.DataFrame, workers=None):
+    """``comparisons``, its tests handed out to ``workers`` (gaqueens.runtime.executors:
+    Workers; by default, in_parallel's): returns a function that waits for them and gives the
+    table."""
     names = list(dict.fromkeys(runs["algorithm"]))
     first = names[0]
     pairs = []
@@ -41,7 +48,13 @@ def comparisons(runs: pd.DataFrame) -> pd.DataFrame:
             column = "seconds" if unit == "seconds" else "work"
             pairs.append(((board, name, first, unit), _work(other, column),
                           _work(reference, column)))
-    tested = in_parallel(_compared, [(theirs, ours) for _, theirs, ours in pairs], len(runs))
+    tasks = [(theirs, ours) for _, theirs, ours in pairs]
+    pending = (workers.later(_compared, tasks) if workers is not None
+               else lambda: in_parallel(_compared, tasks, len(runs)))
+    return lambda: _table(pairs, pending())
+
+
+def _table(pairs: list, tested: list) -> pd.DataFrame:
     rows = [dict(zip(COLUMNS, (*key, ratio, low, high, p)))
             for (key, _, _), (ratio, low, high, p, _) in zip(pairs, tested)]
     shares = [share for *_, share in tested]

@@ -20,6 +20,7 @@ import numpy as np
 
 from gaqueens.runtime import claims as checks
 from gaqueens.runtime import manifest
+from gaqueens.runtime.executors import Workers
 from gaqueens import problems
 from gaqueens.reports import resampling
 from gaqueens.core.files import write_text
@@ -124,13 +125,36 @@ def write(store, experiment) -> str:
         + ([(plots.ecdf, runs, folder / "ecdf.png", name)] if searched else [])
         + ([(plots.ecdf_seconds, runs, folder / "ecdf-seconds.png", name)] if several else [])
     )
+    with Workers(2 if len(runs) >= tables.PARALLEL_FROM else 1) as workers:
+        # the resampling of the summary and the comparisons on two processes, while this one
+        # writes the tables
+        summarizing = tables.summarize_later(runs, experiment.reference, experiment.problem,
+                                             workers)
+        comparing = _comparisons_later(runs, workers) if several else None
+        results = _tables(store, experiment, runs, traces, name, several, summarizing,
+                          comparing)
+    drawing()
+    _page(store, experiment)
+    return results
+
+
+def _comparisons_later(runs, workers):
+    from gaqueens.reports import compare  # scipy.stats: only for sweeps that compare
+
+    return compare.comparisons_later(runs, workers)
+
+
+def _tables(store, experiment, runs, traces, name, several, summarizing, comparing) -> str:
+    """runs.csv, summary.csv, summary.md, comparisons.csv and the plots drawn here."""
+    from gaqueens.reports import plots, tables
+
+    folder, keys = store.folder, set(experiment.tasks())
     write_text(folder / "runs.csv", runs.to_csv(index=False))
     if runs["board"].max() > COMPACT_ABOVE:
         write_text(folder / "runs-compact.csv", runs.drop(columns="solution").to_csv(index=False))
     # in the traces' order: pandas' group means change in the last digit with the rows' order
     first = in_entry_order(traces.first_rows(), experiment)
-    summary = in_entry_order(tables.summarize(runs, first, experiment.reference,
-                                               experiment.problem), experiment)
+    summary = in_entry_order(summarizing(first), experiment)
     write_text(folder / "summary.csv", summary.to_csv(index=False))
     results = tables.results_table(summary)
     parts = [
@@ -151,9 +175,9 @@ def write(store, experiment) -> str:
     if "ert" in summary.columns:
         parts.append(UNSOLVED_NOTE)
     if several:
-        from gaqueens.reports import compare  # scipy.stats: only for sweeps that compare
+        from gaqueens.reports import compare
 
-        comparisons = compare.comparisons(runs)
+        comparisons = comparing()
         write_text(folder / "comparisons.csv", comparisons.to_csv(index=False))
         if len(comparisons):
             parts += [f"## Compared with {comparisons['reference'].iloc[0]}",
@@ -168,8 +192,6 @@ def write(store, experiment) -> str:
     write_text(folder / "summary.md", "\n\n".join(parts) + "\n")
     if several and len(experiment.boards) > 1:
         plots.seconds(summary, folder / "seconds.png", name)
-    drawing()
-    _page(store, experiment)
     return results
 
 
