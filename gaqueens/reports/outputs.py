@@ -125,23 +125,19 @@ def write(store, experiment) -> str:
         + ([(plots.ecdf, runs, folder / "ecdf.png", name)] if searched else [])
         + ([(plots.ecdf_seconds, runs, folder / "ecdf-seconds.png", name)] if several else [])
     )
+    if several:  # scipy.stats, imported before the workers are forked: they share its pages
+        from gaqueens.reports import compare
     with Workers(2 if len(runs) >= tables.PARALLEL_FROM else 1) as workers:
         # the resampling of the summary and the comparisons on two processes, while this one
         # writes the tables
         summarizing = tables.summarize_later(runs, experiment.reference, experiment.problem,
                                              workers)
-        comparing = _comparisons_later(runs, workers) if several else None
+        comparing = compare.comparisons_later(runs, workers) if several else None
         results = _tables(store, experiment, runs, traces, name, several, summarizing,
                           comparing)
     drawing()
     _page(store, experiment)
     return results
-
-
-def _comparisons_later(runs, workers):
-    from gaqueens.reports import compare  # scipy.stats: only for sweeps that compare
-
-    return compare.comparisons_later(runs, workers)
 
 
 def _tables(store, experiment, runs, traces, name, several, summarizing, comparing) -> str:
