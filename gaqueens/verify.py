@@ -174,7 +174,7 @@ def _checked(folder: Path, store: Store, experiment, problems: list[str], settin
         problems.append(f"{FILE}: {len(missing)} runs of the experiment are not stored, "
                         f"e.g. {missing[0][0]} on board {missing[0][1]}, seed {missing[0][2]}")
     problems += exported
-    _exports(folder, experiment, runs, first_frame(first), problems, summary, runs_file=False)
+    _exports(folder, experiment, runs, first_frame(first), problems, summary)
     return (f"{count} stored runs pass the verifier; runs.csv, summary.csv and "
             f"{manifest.FILE} match the store")
 
@@ -211,21 +211,17 @@ def _without_store(folder: Path, experiment, problems: list[str]) -> str:
     problems += wrong
     placements = "" if "solution" in runs.columns else " (it has no placements)"
     if not wrong:  # a summary of other runs would differ everywhere
-        _exports(folder, experiment, runs, None, problems, runs_file=False)
+        _exports(folder, experiment, runs, None, problems)
     return (f"{len(runs)} runs of {file}{placements} pass the verifier and are the runs of "
             f"{manifest.FILE}; summary.csv is recomputed from them; without {FILE} here, the "
             "traces, and the attacking pairs measured from them, are not checked")
 
 
-def _exports(folder: Path, experiment, runs, traces, problems, summary=None,
-             runs_file: bool = True) -> None:
-    """Compares runs.csv (unless not ``runs_file``) and summary.csv with ``runs`` and the
-    summary of ``runs`` and ``traces`` (``summary``: tables.summarize_later's, already started
-    on ``runs``), when the sweep completed."""
+def _exports(folder: Path, experiment, runs, traces, problems, summary=None) -> None:
+    """Compares summary.csv with the summary of ``runs`` and ``traces`` (``summary``:
+    tables.summarize_later's, already started on ``runs``), when the sweep completed."""
     if summary is None:
         summary = tables.summarize_later(runs, experiment.reference, experiment.problem)
-    if runs_file:
-        problems += compare(folder / "runs.csv", runs, ("algorithm", "board", "seed"))
     summary = ordered(summary(traces), experiment)
     skip = ("random_measured",) if traces is None else ()
     problems += compare(folder / "summary.csv", summary, ("algorithm", "board"), skip)

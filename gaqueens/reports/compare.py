@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from gaqueens.reports import stats
-from gaqueens.reports.tables import in_parallel, markdown, number
+from gaqueens.reports.tables import in_parallel_later, markdown, number
 
 COLUMNS = ("board", "algorithm", "reference", "unit", "median_ratio", "ci_low", "ci_high",
            "p_value", "p_holm", "verdict")
@@ -48,9 +48,8 @@ def comparisons_later(runs: pd.DataFrame, workers=None):
             column = "seconds" if unit == "seconds" else "work"
             pairs.append(((board, name, first, unit), _work(other, column),
                           _work(reference, column)))
-    tasks = [(theirs, ours) for _, theirs, ours in pairs]
-    pending = (workers.later(_compared, tasks) if workers is not None
-               else lambda: in_parallel(_compared, tasks, len(runs)))
+    pending = in_parallel_later(_compared, [(theirs, ours) for _, theirs, ours in pairs],
+                                len(runs), workers)
     return lambda: _table(pairs, pending())
 
 

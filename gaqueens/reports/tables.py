@@ -47,9 +47,8 @@ def summarize_later(runs: pd.DataFrame, reference=None, problem: str = problems.
     reference = reference or {}
     groups = [(key, group, reference.get(key[1]) if key[0] == "ga" else None)
               for key, group in runs.groupby(["algorithm", "board"], sort=True)]
-    tasks = [(group, published) for _, group, published in groups]
-    pending = (workers.later(_resampled, tasks) if workers is not None
-               else lambda: in_parallel(_resampled, tasks, len(runs)))
+    pending = in_parallel_later(_resampled, [(group, published) for _, group, published in groups],
+                                len(runs), workers)
     return lambda traces=None: _summary(runs, groups, pending(), traces, problem)
 
 
@@ -115,6 +114,14 @@ def in_parallel(function, tasks: list[tuple], runs: int) -> list:
     from gaqueens.runtime.executors import starmap
 
     return starmap(function, tasks, min(len(tasks), os.cpu_count() or 1))
+
+
+def in_parallel_later(function, tasks: list[tuple], runs: int, workers=None):
+    """The tasks handed out to ``workers`` (gaqueens.runtime.executors.Workers) now, or, with
+    none, to ``in_parallel`` when the returned function is called; it gives the results."""
+    if workers is not None:
+        return workers.later(function, tasks)
+    return lambda: in_parallel(function, tasks, runs)
 
 
 def _columns(unsolved: bool) -> list[str]:
