@@ -3,6 +3,7 @@ the expected running time, the two-sample tests and Holm's correction (rules:
 gaqueens/reports/resampling.py and gaqueens/reports/stats.py)."""
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -148,6 +149,39 @@ def test_median_ratio_of_a_doubled_sample():
     assert ratio == 2 and low <= 2 <= high
     ratio, low, high = stats.median_ratio(work, work, np.random.default_rng(0))
     assert ratio == 1 and low < 1 < high
+
+
+def _plain_median_ratio(first, second, axis=-1):
+    top, bottom = np.median(first, axis=axis), np.median(second, axis=axis)
+    with np.errstate(invalid="ignore"):
+        return np.where((top >= resampling.REACHED) & (bottom >= resampling.REACHED), np.nan,
+                        top / bottom)
+
+
+WORK = st.sampled_from([20.0, 40.0, 60.0, 140.0, 160.0, 2450.0, math.inf])
+
+
+@given(st.lists(WORK, min_size=2, max_size=60), st.lists(WORK, min_size=2, max_size=60),
+       st.integers(0, 2**32))
+def test_median_ratio_is_scipys_bootstrap_of_the_values(first, second, seed):
+    """median_ratio resamples the places of the values among the distinct ones: its ratio and
+    interval are exactly those of scipy.stats.bootstrap of the plain ratio of np.median on the
+    values themselves, from the same generator (stats.py, median_ratio), ties and unsolved
+    runs included."""
+    ours = stats.median_ratio(first, second, np.random.default_rng(seed), resamples=300)
+    values = [np.where(np.isinf(s), resampling.CENSORED, s) for s in (first, second)]
+    ratio = float(_plain_median_ratio(*values))
+    if np.isnan(ratio):
+        assert np.isnan(ours).all()
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # nan resamples: a nan interval
+        low, high = scipy_stats.bootstrap(
+            values, _plain_median_ratio, vectorized=True, paired=False, confidence_level=0.95,
+            method="percentile", n_resamples=300, batch=1000,
+            rng=np.random.default_rng(seed)).confidence_interval
+    plain = [math.inf if v >= resampling.REACHED else v for v in (ratio, low, high)]
+    np.testing.assert_array_equal(ours, plain)
 
 
 def test_median_ratio_with_unsolved_runs():
