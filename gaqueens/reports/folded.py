@@ -101,8 +101,9 @@ class _Group:
         order = np.argsort(lengths, kind="stable")  # the last run as long or longer, per generation
         latest = np.maximum.accumulate(order[::-1])[::-1]
         place = np.searchsorted(lengths[order], np.arange(longest), side="right")
-        for generation, run in enumerate(latest[place]):
-            self.evaluations[generation] = spent[run][generation]
+        starts = np.cumsum(lengths) - lengths
+        self.evaluations[:longest] = np.concatenate(spent)[starts[latest[place]]
+                                                          + np.arange(longest)]
         values, offsets = _below(spent, bests, finals)
         self.below.append(values)
         self.offsets += (self.offsets[-1] + offsets[1:]).tolist()
@@ -129,16 +130,27 @@ class _Group:
 
 def _below(evaluations, bests, finals) -> tuple[np.ndarray, np.ndarray]:
     """See _Group.below: for each run, the levels 0 .. first best - 1; a generation whose best
-    so far drops from a to b reaches the levels b .. a - 1 at its evaluations."""
-    firsts = np.array([int(best[0]) for best in bests])
+    so far (runtimes.best_so_far) drops from a to b reaches the levels b .. a - 1 at its
+    evaluations. All the runs at once: their generations end to end."""
+    lengths = np.array([len(best) for best in bests])
+    ends = np.cumsum(lengths)
+    run = np.repeat(np.arange(len(bests)), lengths)
+    best = np.concatenate(bests).astype(np.int64)
+    firsts = best[ends - lengths]
     offsets = np.r_[0, np.cumsum(firsts)]
+    # the best so far of every run at once: runs set apart by more than any value's range
+    apart = run * (int(best.max(initial=0)) + 1)
+    so_far = np.minimum.accumulate(best - apart) + apart
+    last = [np.inf if final is None else final for final in finals]
+    so_far[ends - 1] = np.minimum(so_far[ends - 1], last)
+    at = np.flatnonzero(so_far[1:] < so_far[:-1]) + 1
+    at = at[run[at] == run[at - 1]]  # the drops within a run
+    low, high = so_far[at], so_far[at - 1]
+    widths = high - low
+    places = (np.repeat(offsets[run[at]] + low - np.cumsum(widths) + widths, widths)
+              + np.arange(widths.sum()))
     values = np.full(offsets[-1], np.inf)
-    for run, (spent, best, final) in enumerate(zip(evaluations, bests, finals)):
-        so_far = runtimes.best_so_far(best, final)
-        drops = np.flatnonzero(so_far[1:] < so_far[:-1]) + 1
-        for at in drops:  # the few improvements of the run
-            low, high = int(so_far[at]), int(so_far[at - 1])
-            values[offsets[run] + low: offsets[run] + high] = spent[at]
+    values[places] = np.repeat(np.concatenate(evaluations)[at], widths)
     return values, offsets
 
 
