@@ -21,6 +21,7 @@ import numpy as np
 from gaqueens.runtime import claims as checks
 from gaqueens.runtime import manifest
 from gaqueens.runtime.executors import Workers
+from gaqueens.runtime.store import other_code
 from gaqueens import problems
 from gaqueens.reports import resampling
 from gaqueens.core.files import write_text
@@ -161,7 +162,7 @@ def _tables(store, experiment, runs, traces, name, several, summarizing, compari
     ]
     codes = {entry.name: manifest.entry_code(entry.plugins) for entry in experiment.entries}
     made_by = store.codes(keys)
-    mixed = {name: made_by[name] for name in store.other_code(codes, keys)}
+    mixed = {name: made_by[name] for name in other_code(made_by, codes)}
     if mixed:  # kept with --mixed-code
         parts.insert(2, "**These runs were made by different code** (kept with --mixed-code): "
                      + "; ".join(f"{name}: {count} runs by {code}" for name, made in mixed.items()

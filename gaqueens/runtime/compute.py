@@ -22,7 +22,7 @@ from gaqueens.experiment import Experiment, run_settings
 from gaqueens.runtime import cluster, executors, manifest
 from gaqueens.runtime.batches import batches
 from gaqueens.runtime.claims import entry_claims, run_problem, runs_problems
-from gaqueens.runtime.store import Store
+from gaqueens.runtime.store import Store, other_code
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ def compute(store: Store, experiment: Experiment, plan: Plan,
     store.use(settings)
     codes = {entry.name: manifest.entry_code(entry.plugins) for entry in experiment.entries}
     tasks = experiment.tasks()
-    others = store.other_code(codes, set(tasks))
+    others = other_code(store.codes(set(tasks)), codes)
     if others and plan.fresh:
         store.discard_other_code(codes)
     elif others and not plan.mixed_code:

@@ -210,20 +210,17 @@ class Store:
         given) per code that made them (UNKNOWN_CODE for a store from before runs recorded
         it)."""
         out: dict[str, dict[str, int]] = {}
-        for algorithm, board, seed, code in self.db.execute(
-                "SELECT algorithm, board, seed, code FROM runs ORDER BY algorithm, code"):
-            if keys is None or (algorithm, board, seed) in keys:
-                made = out.setdefault(algorithm, {})
-                made[code or UNKNOWN_CODE] = made.get(code or UNKNOWN_CODE, 0) + 1
+        if keys is None:
+            rows = self.db.execute("SELECT algorithm, code, count(*) FROM runs "
+                                   "GROUP BY algorithm, code ORDER BY algorithm, code")
+        else:
+            rows = ((algorithm, code, 1) for algorithm, board, seed, code in self.db.execute(
+                "SELECT algorithm, board, seed, code FROM runs ORDER BY algorithm, code")
+                if (algorithm, board, seed) in keys)
+        for algorithm, code, count in rows:
+            made = out.setdefault(algorithm, {})
+            made[code or UNKNOWN_CODE] = made.get(code or UNKNOWN_CODE, 0) + count
         return out
-
-    def other_code(self, codes: dict[str, str], keys: set) -> dict[str, dict[str, int]]:
-        """The stored runs among ``keys`` of each algorithm of ``codes`` that other code than
-        its own made: algorithm -> that code -> runs."""
-        found = {algorithm: {code: count for code, count in made.items()
-                             if code != codes[algorithm]}
-                 for algorithm, made in self.codes(keys).items() if algorithm in codes}
-        return {algorithm: made for algorithm, made in found.items() if made}
 
     def discard_other_code(self, codes: dict[str, str]) -> None:
         """Forgets the runs of each algorithm of ``codes`` that other code than its own made,
@@ -263,18 +260,10 @@ class Store:
         TRACE_COLUMNS; only those of ``keys`` if given."""
         import pandas as pd
 
-        names, boards, seeds, arrays = [], [], [], []
-        for algorithm, board, seed, blob in self.db.execute(
-            "SELECT algorithm, board, seed, trace FROM runs WHERE trace IS NOT NULL "
-            "ORDER BY algorithm, board, seed"
-        ):
-            if keys is None or (algorithm, board, seed) in keys:
-                arrays.append(unpack(blob))
-                names.append(algorithm)
-                boards.append(board)
-                seeds.append(seed)
-        lengths = [len(array) for array in arrays]
-        table = np.concatenate(arrays) if arrays else np.empty((0, len(TRACE_COLUMNS)))
+        by_run = self.trace_arrays(keys)
+        names, boards, seeds = zip(*by_run) if by_run else ((), (), ())
+        lengths = [len(array) for array in by_run.values()]
+        table = np.concatenate(list(by_run.values())) if by_run else np.empty((0, TRACE_WIDTH))
         frame = pd.DataFrame(table, columns=TRACE_COLUMNS)
         for column in ("generation", "evaluations", "best", "worst"):
             frame[column] = frame[column].astype("int64")
@@ -287,11 +276,20 @@ class Store:
 def _only(frame, keys):
     if keys is None:
         return frame.reset_index(drop=True)
-    index = zip(frame["algorithm"], frame["board"], frame["seed"])
-    return frame.loc[[key in keys for key in index]].reset_index(drop=True)
+    index = zip(*(frame[column].tolist() for column in ("algorithm", "board", "seed")))
+    wanted = np.fromiter((key in keys for key in index), dtype=bool, count=len(frame))
+    return (frame if wanted.all() else frame.loc[wanted]).reset_index(drop=True)
 
 
 TRACE_WIDTH = len(TRACE_COLUMNS)
+
+
+def other_code(made_by: dict[str, dict[str, int]], codes: dict[str, str]) -> dict:
+    """Of the runs ``made_by`` counts (Store.codes), those of each algorithm of ``codes`` that
+    other code than its own made: algorithm -> that code -> runs."""
+    found = {algorithm: {code: count for code, count in made.items() if code != codes[algorithm]}
+             for algorithm, made in made_by.items() if algorithm in codes}
+    return {algorithm: made for algorithm, made in found.items() if made}
 
 
 def pack(trace: np.ndarray) -> bytes:
