@@ -48,7 +48,7 @@ from gaqueens.reports import checked, tables
 from gaqueens.reports.readback import compare, read_runs
 from gaqueens.reports.folded import first_frame
 from gaqueens.reports.outputs import in_entry_order as ordered  # the export's own order
-from gaqueens.runtime.executors import Workers
+from gaqueens.runtime.workers import Workers
 from gaqueens.runtime.store import FILE, Store, Unreadable
 
 LISTED = 40  # problems printed; the count says how many more
@@ -158,6 +158,7 @@ def _checked(folder: Path, store: Store, experiment, problems: list[str], settin
     tasks = [(folder, name, board, rules[name], name in settings,
               frozenset(wanted.get((name, board), ()))) for name, board in groups]
     pending = workers.later(checked.group_problems, tasks)
+    workers.start()
     # meanwhile, here: runs.csv against the store (its problems listed after the runs')
     exported = [] if experiment is None else compare(folder / "runs.csv", runs,
                                                      ("algorithm", "board", "seed"))

@@ -20,8 +20,8 @@ import numpy as np
 
 from gaqueens.runtime import claims as checks
 from gaqueens.runtime import manifest
-from gaqueens.runtime.executors import Workers
 from gaqueens.runtime.store import other_code
+from gaqueens.runtime.workers import Workers
 from gaqueens import problems
 from gaqueens.reports import resampling
 from gaqueens.core.files import write_text
@@ -110,39 +110,47 @@ def write(store, experiment) -> str:
     name = title(experiment)
     keys = set(experiment.tasks())
     runs = in_entry_order(store.runs(keys), experiment)
-    claims = checks.entry_claims(experiment.entries)
-    rejected = checks.rows_problems(runs, claims)
-    if rejected:  # stored runs are verified as they come; this one was altered since
-        more = f" (and {len(rejected) - 1} more)" if len(rejected) > 1 else ""
-        raise checks.Invalid(f"{folder / 'runs.sqlite'}: the verifier rejects {rejected[0]}{more}")
-    traces = folded.from_store(store, keys, list(claims), claims)
     label = problems.get(experiment.problem).conflicts_label
     several = runs["algorithm"].nunique() > 1
     searched = (runs["unit"] != "none").any()
-    drawing = _draw_elsewhere(
-        ([(plots.convergence, traces, folder / "convergence.png", name, label),
-          (plots.fixed_target, traces, folder / "fixed-target.png", name, label)]
-         if traces.runs else [])
-        + ([(plots.ecdf, runs, folder / "ecdf.png", name)] if searched else [])
-        + ([(plots.ecdf_seconds, runs, folder / "ecdf-seconds.png", name)] if several else [])
-    )
     if several:  # scipy.stats, imported before the workers are forked: they share its pages
         from gaqueens.reports import compare
     with Workers(2 if len(runs) >= tables.PARALLEL_FROM else 1) as workers:
-        # the resampling of the summary and the comparisons on two processes, while this one
-        # writes the tables
+        # the summary's resampling, the comparisons and the page's replays in processes of
+        # their own, and the plots there too, while this process checks the runs, reads the
+        # traces and writes the tables
         summarizing = tables.summarize_later(runs, experiment.reference, experiment.problem,
                                              workers)
         comparing = compare.comparisons_later(runs, workers) if several else None
+        playing = _player_later(store, experiment, runs, workers)
+        workers.start()
+        claims = checks.entry_claims(experiment.entries)
+        rejected = checks.rows_problems(runs, claims)
+        if rejected:  # stored runs are verified as they come; this one was altered since
+            more = f" (and {len(rejected) - 1} more)" if len(rejected) > 1 else ""
+            raise checks.Invalid(f"{folder / 'runs.sqlite'}: the verifier rejects "
+                                 f"{rejected[0]}{more}")
+        drawing = [_draw_elsewhere(
+            ([(plots.ecdf, runs, folder / "ecdf.png", name)] if searched else [])
+            + ([(plots.ecdf_seconds, runs, folder / "ecdf-seconds.png", name)] if several else []))]
+        traces = folded.from_store(store, keys, list(claims), claims)
+        if traces.runs:
+            drawing.append(_draw_elsewhere([
+                (plots.convergence, traces, folder / "convergence.png", name, label),
+                (plots.fixed_target, traces, folder / "fixed-target.png", name, label)]))
         results = _tables(store, experiment, runs, traces, name, several, summarizing,
                           comparing)
-    drawing()
-    _page(store, experiment)
+        player = playing()
+    for wait in drawing:
+        wait()
+    _page(store, experiment, player)
     return results
 
 
 def _tables(store, experiment, runs, traces, name, several, summarizing, comparing) -> str:
-    """runs.csv, summary.csv, summary.md, comparisons.csv and the plots drawn here."""
+    """runs.csv, summary.csv, summary.md, comparisons.csv and the summary's plots, drawn here
+    (drawn in processes of their own, beside the workers, they made the exports of the
+    100,000-run sweep a second longer)."""
     from gaqueens.reports import plots, tables
 
     folder, keys = store.folder, set(experiment.tasks())
@@ -192,13 +200,28 @@ def _tables(store, experiment, runs, traces, name, several, summarizing, compari
     return results
 
 
-def _page(store, experiment) -> None:
-    """index.html, from the exports just written (gaqueens.reports.page)."""
+def _ga_settings(experiment) -> dict:
     from gaqueens.ga import GaSettings
+
+    return {entry.name: entry.settings for entry in experiment.entries
+            if isinstance(entry.settings, GaSettings)}
+
+
+def _player_later(store, experiment, runs, workers):
+    """The page's player (its replays) handed out to ``workers``: the runs it replays are
+    every stored run of the experiment's GA entries (page.player_of)."""
     from gaqueens.reports import page
 
-    page.write(store.folder, {entry.name: entry.settings for entry in experiment.entries
-                              if isinstance(entry.settings, GaSettings)}, store)
+    task = (store.runs(), _ga_settings(experiment), set(runs["algorithm"]), store.codes())
+    pending = workers.later(page.player_of, [task])
+    return lambda: pending()[0]
+
+
+def _page(store, experiment, player=None) -> None:
+    """index.html, from the exports just written (gaqueens.reports.page)."""
+    from gaqueens.reports import page
+
+    page.write(store.folder, _ga_settings(experiment), store, player)
 
 
 def _sensitivity(summary, experiment, folder: Path, name: str, comparisons) -> list[str]:

@@ -144,10 +144,11 @@ fetches nothing.</footer>
 """
 
 
-def write(path, settings: dict | None = None, store=None) -> Path:
+def write(path, settings: dict | None = None, store=None, player: dict | None = None) -> Path:
     """Writes ``path``/index.html from the folder's exports; ``settings`` (entry name ->
     GaSettings) are the GA entries' settings, read from the manifest when None; ``store``, the
-    folder's open store, gives the runs and the code that made each. Returns the page's path."""
+    folder's open store, gives the runs and the code that made each. ``player`` is the
+    player's data where already made (``player_of``). Returns the page's path."""
     folder = page_data.read(path)
     if store is not None:  # the stored runs, their placements included
         folder.runs = store.runs()
@@ -155,8 +156,7 @@ def write(path, settings: dict | None = None, store=None) -> Path:
     if settings is None:
         settings = page_data.ga_settings(folder.manifest, names)
     codes = page_data.stored_codes(folder, store)
-    data = page_player.player_data(folder.runs, {k: v for k, v in settings.items() if k in names},
-                                   codes)
+    data = player if player is not None else player_of(folder.runs, settings, names, codes)
     m = folder.manifest or {}
     lead = (f"{len(folder.runs) if folder.runs is not None else 'Its'} runs"
             f"{', made by ' + m['command'] if m.get('command') else ''}.")
@@ -171,6 +171,12 @@ def write(path, settings: dict | None = None, store=None) -> Path:
     out = Path(path) / FILE
     write_text(out, document(folder.title, lead, sections, nav))
     return out
+
+
+def player_of(runs, settings: dict, names, codes: dict) -> dict:
+    """The player's data (page_player.player_data) for the GA entries among ``names`` (the
+    summary's algorithms), from ``runs`` (every stored run) and ``codes`` (Store.codes())."""
+    return page_player.player_data(runs, {k: v for k, v in settings.items() if k in names}, codes)
 
 
 def player_page(path, algorithm: str, item: dict) -> None:

@@ -29,6 +29,8 @@ from typing import Iterable, Iterator
 
 from gaqueens.core.errors import Fault
 from gaqueens.runtime.batches import Batch
+from gaqueens.runtime.workers import Workers
+
 LOST_LIMIT = 3  # deaths of the same batch's worker before the sweep gives up
 STOP_SECONDS = 2.0  # workers are given this long to end on SIGTERM, then killed
 
@@ -74,35 +76,6 @@ def starmap(function, tasks: list[tuple], workers: int) -> list:
     others queued behind it in the same worker."""
     with Workers(workers) as pool:
         return pool.later(function, tasks)()
-
-
-class Workers:
-    """``workers`` processes (forked where the system forks, else spawned; none for 1 or
-    fewer: the tasks then run here) that take tasks handed out now and whose results are
-    collected later, so that this process, or other tasks queued after them, go on meanwhile.
-    Used as a context manager, which ends the processes."""
-
-    def __init__(self, workers: int):
-        self.pool = None
-        if workers > 1:
-            method = "fork" if sys.platform == "linux" and threading.active_count() == 1 \
-                else "spawn"
-            self.pool = multiprocessing.get_context(method).Pool(workers)
-
-    def later(self, function, tasks: list[tuple]):
-        """Starts ``function(*task)`` for each of ``tasks``, a task at a time to each free
-        process; returns a function that waits for the results and gives them, in order."""
-        if self.pool is None:
-            return lambda: [function(*task) for task in tasks]
-        return self.pool.starmap_async(function, tasks, chunksize=1).get
-
-    def __enter__(self) -> "Workers":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self.pool is not None:
-            self.pool.terminate()
-            self.pool.join()
 
 
 # ---- local processes ---------------------------------------------------------------------

@@ -1,0 +1,157 @@
+"""Workers: a few processes that share out tasks handed to them now, whose results this
+process collects later, so that it goes on meanwhile (the exports' resampling beside the tables
+and plots, gaqueens.reports.outputs; the stored runs' checks, gaqueens.verify).
+
+``later(function, tasks)`` hands out ``function(*task)`` for each task and returns a function
+that waits for their results and gives them in the tasks' order; ``start()`` starts the
+processes on all the tasks handed out so far, the earlier ones first, a task at a time to
+whichever process is free. Used as a context manager, which ends the processes.
+
+Where the system forks and this process runs a single thread, the processes are forked: they
+get the tasks, and whatever this process holds, by the fork rather than by pickling, and no
+thread is started here, so that this process may go on forking (the plots' processes) while
+they work. A forked process sends each result down a pipe as it has it; a task that raises
+sends its exception, which the waiting function raises here. Elsewhere the tasks go to a pool
+of spawned processes (multiprocessing.Pool), and with fewer than two workers they run here,
+when their results are asked for.
+"""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import signal
+import sys
+import threading
+from multiprocessing.connection import wait
+
+
+class WorkerDied(RuntimeError):
+    """A forked worker ended before sending the results of its tasks."""
+
+
+class Workers:
+    def __init__(self, workers: int):
+        self.workers = workers if workers > 1 else 0
+        self.jobs: list[tuple] = []  # (function, tasks), as handed out
+        self.results: list[dict] = []  # per job: task index -> result
+        self.readers: list = []  # the forked processes' pipes, until each closes
+        self.processes: list = []
+        self.pool = None
+        self.pending: list = []  # the pool's AsyncResult per job
+        self.started = False
+
+    def later(self, function, tasks):
+        """Hands out ``function(*task)`` for each of ``tasks`` (before ``start``); returns a
+        function that starts the processes if not yet started, waits for these tasks and gives
+        their results, in order."""
+        if self.started:
+            raise RuntimeError("tasks are handed out before the workers start")
+        job = len(self.jobs)
+        self.jobs.append((function, list(tasks)))
+        self.results.append({})
+        return lambda: self._collect(job)
+
+    def start(self) -> None:
+        """Starts the processes on the tasks handed out so far."""
+        if self.started:
+            return
+        self.started = True
+        order = [(job, index) for job, (_, tasks) in enumerate(self.jobs)
+                 for index in range(len(tasks))]
+        if not self.workers or not order:
+            return
+        if sys.platform != "linux" or threading.active_count() > 1:
+            self.pool = multiprocessing.get_context("spawn").Pool(self.workers)
+            self.pending = [self.pool.starmap_async(function, tasks, chunksize=1)
+                            for function, tasks in self.jobs]
+            return
+        fork = multiprocessing.get_context("fork")
+        taken = fork.Value("q", 0)  # the tasks taken so far (a lock and a number: no thread)
+        gc.freeze()  # the children's collector leaves this process's objects, and pages, shared
+        try:
+            for _ in range(min(self.workers, len(order))):
+                reader, writer = fork.Pipe(duplex=False)
+                process = fork.Process(target=self._serve, args=(writer, taken, order),
+                                       daemon=True)
+                process.start()
+                writer.close()
+                self.readers.append(reader)
+                self.processes.append(process)
+        finally:
+            gc.unfreeze()
+
+    def _serve(self, writer, taken, order) -> None:
+        """A forked worker: takes the next task not yet taken, sends its result, until none is
+        left."""
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+        for other in self.readers:  # the pipes of the workers forked before this one
+            other.close()
+        while True:
+            with taken.get_lock():
+                at = taken.value
+                taken.value += 1
+            if at >= len(order):
+                return
+            job, index = order[at]
+            function, tasks = self.jobs[job]
+            try:
+                writer.send((job, index, True, function(*tasks[index])))
+            except Exception as error:  # sent to the parent, which raises it
+                writer.send((job, index, False, _sendable(error)))
+
+    def _collect(self, job: int) -> list:
+        self.start()
+        function, tasks = self.jobs[job]
+        if self.pool is not None:
+            return self.pending[job].get()
+        got = self.results[job]
+        if not self.processes:  # no workers: here
+            for index in range(len(got), len(tasks)):
+                got[index] = function(*tasks[index])
+        while len(got) < len(tasks):
+            self._receive(job)
+        return [got[index] for index in range(len(tasks))]
+
+    def _receive(self, job: int) -> None:
+        """Takes in the results the workers have sent, waiting for at least one."""
+        if not self.readers:
+            missing = len(self.jobs[job][1]) - len(self.results[job])
+            raise WorkerDied(f"the worker processes ended without the results of {missing} "
+                             f"tasks ({self.jobs[job][0].__name__})")
+        for reader in wait(self.readers):
+            try:
+                done, index, ok, value = reader.recv()
+            except (EOFError, OSError):  # the worker ended
+                self.readers.remove(reader)
+                reader.close()
+                continue
+            if not ok:
+                raise value
+            self.results[done][index] = value
+
+    def __enter__(self) -> "Workers":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for process in self.processes:
+            if process.is_alive():
+                process.terminate()
+            process.join()
+        for reader in self.readers:
+            reader.close()
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()
+
+
+def _sendable(error: Exception) -> Exception:
+    """The exception itself where it pickles, else a RuntimeError with its text."""
+    import pickle
+    import traceback
+
+    try:
+        pickle.dumps(error)
+        return error
+    except Exception:
+        return RuntimeError("".join(traceback.format_exception(error)))

@@ -1,0 +1,122 @@
+"""Workers (gaqueens/runtime/workers.py): tasks handed out now, their results collected later,
+in order, from forked processes that start no thread here; a task's exception is raised where
+its results are asked for; a worker that dies is reported, not waited for."""
+
+import math
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import pytest
+
+from gaqueens.runtime.workers import Workers
+
+
+def _pid_after(seconds: float) -> int:
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def _fails(value: int) -> int:
+    if value == 3:
+        raise ValueError(f"no {value}")
+    return value
+
+
+@pytest.mark.parametrize("count", [1, 2, 3])
+def test_results_come_in_the_tasks_order_job_by_job(count):
+    with Workers(count) as workers:
+        powers = workers.later(pow, [(2, k) for k in range(20)])
+        roots = workers.later(math.sqrt, [(k * k,) for k in range(7)])
+        workers.start()
+        assert roots() == [float(k) for k in range(7)]
+        assert powers() == [2**k for k in range(20)]
+
+
+def _alone(code: str) -> subprocess.CompletedProcess:
+    """``code`` run by a fresh interpreter of its own: a process of one thread, as a sweep's
+    is when it exports (a test process may run others, pytest-xdist's)."""
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_forked_workers_start_no_thread_here():
+    done = _alone("""
+        import os, threading, time
+        from gaqueens.runtime.workers import Workers
+
+        def pid_after(seconds):
+            time.sleep(seconds)
+            return os.getpid()
+
+        with Workers(2) as workers:
+            pids = workers.later(pid_after, [(0.2,), (0.2,), (0.0,), (0.0,)])
+            workers.start()
+            assert workers.pool is None and threading.active_count() == 1
+            found = set(pids())
+        assert os.getpid() not in found and 1 <= len(found) <= 2, found
+        print("ok")
+    """)
+    assert done.stdout == "ok\n", done.stderr
+
+
+def test_a_forked_worker_that_dies_is_reported():
+    done = _alone("""
+        import os, signal
+        from gaqueens.runtime.workers import WorkerDied, Workers
+
+        def dies(value):
+            os.kill(os.getpid(), signal.SIGKILL)
+
+        with Workers(2) as workers:
+            dying = workers.later(dies, [(1,), (2,)])
+            try:
+                dying()
+            except WorkerDied as error:
+                print(error)
+    """)
+    assert "without the results of 2 tasks (dies)" in done.stdout, done.stderr
+
+
+def test_with_one_worker_the_tasks_run_here_when_asked_for():
+    with Workers(1) as workers:
+        pids = workers.later(_pid_after, [(0.0,)])
+        workers.start()
+        assert pids() == [os.getpid()]
+
+
+def test_a_tasks_exception_is_raised_where_its_results_are_asked_for():
+    with Workers(2) as workers:
+        fine = workers.later(_fails, [(1,), (2,)])
+        failing = workers.later(_fails, [(2,), (3,), (4,)])
+        workers.start()
+        assert fine() == [1, 2]
+        with pytest.raises(ValueError, match="no 3"):
+            failing()
+
+
+def test_tasks_handed_out_after_the_start_are_refused():
+    with Workers(2) as workers:
+        workers.start()
+        with pytest.raises(RuntimeError, match="before the workers start"):
+            workers.later(pow, [(2, 2)])
+
+
+def test_beside_another_thread_the_tasks_go_to_spawned_processes():
+    """Forking beside a running thread would copy its locks: the tasks then go to a pool of
+    spawned processes, with the same results."""
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        with Workers(2) as workers:
+            powers = workers.later(pow, [(3, k) for k in range(5)])
+            workers.start()
+            assert workers.pool is not None
+            assert powers() == [3**k for k in range(5)]
+    finally:
+        stop.set()
+        other.join()
