@@ -100,6 +100,8 @@ def _sweep(experiment: Experiment, plan: Plan) -> str:
 
     with Store(experiment.output, write=True) as store:
         compute(store, experiment, plan, starting)
+        if plan.client is not None:  # done with: the exports then fork, its threads gone
+            plan.client.close()
         for thread in imported:
             thread.join()
         try:

@@ -220,6 +220,23 @@ def test_a_dask_cluster_gives_the_rows_of_a_local_sweep(tmp_path, capsys):
     assert manifest["executor"].startswith("dask scheduler tcp://127.0.0.1:")
 
 
+def test_a_dask_sweep_closes_its_client_before_the_exports(tmp_path, monkeypatch):
+    """Its threads gone, the exports fork their workers and plots, as a local sweep's do
+    (sweep.py, _sweep)."""
+    distributed = pytest.importorskip("distributed")
+    from gaqueens.reports import outputs
+    from gaqueens.runtime import cluster
+
+    clients, seen = [], []
+    connect, write = cluster.connect, outputs.write
+    monkeypatch.setattr(cluster, "connect", lambda *a: clients.append(connect(*a)) or clients[-1])
+    monkeypatch.setattr(outputs, "write", lambda *a: seen.append(clients[0].status) or write(*a))
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as dask:
+        assert sweep(tmp_path, tmp_path / "dask", "--scheduler", dask.scheduler_address) == 0
+    assert seen == ["closed"]
+
+
 def test_dask_batches_go_out_a_few_at_a_time(tmp_path):
     """The sweep sends a Dask cluster a bounded number of batches, the next as each one's
     results arrive, and keeps no future of a batch whose results it has: the cluster holds a
