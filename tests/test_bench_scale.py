@@ -65,3 +65,12 @@ def test_a_missing_file_or_a_sweep_that_fails_is_one_line(tmp_path, capsys):
     assert scale.main(["--file", str(broken), "--quick", "--repeats", "1", "--no-dask"]) == 3
     error = capsys.readouterr().err.strip().splitlines()[-1]
     assert error.startswith("error: ") and "not valid YAML" in error
+
+
+def test_a_goal_met_by_one_executor_only_is_not_met_and_says_which():
+    from gaqueens.bench.scale_report import _met_by
+
+    assert _met_by({"local processes": True, "Dask loopback": True}) == "met"
+    assert _met_by({"local processes": False, "Dask loopback": False}) == "**not met**"
+    assert _met_by({"local processes": True, "Dask loopback": False}) == (
+        "**not met**: met by local processes, not by Dask loopback")
