@@ -31,6 +31,9 @@ class WorkerDied(RuntimeError):
 
 
 class Workers:
+    """``workers`` processes sharing out the tasks of ``later`` (the module docstring says
+    how); fewer than two: the tasks run here."""
+
     def __init__(self, workers: int):
         self.workers = workers if workers > 1 else 0
         self.jobs: list[tuple] = []  # (function, tasks), as handed out
