@@ -68,6 +68,11 @@ def test_a_measured_run_reports_the_run_it_made(name):
         assert 0 < run["before_kb"] <= run["peak_kb"]
 
 
+def test_a_measured_construction_is_checked_by_the_verifier():
+    run = solver_runs.construct(1000)
+    assert run["valid"] and run["seconds"] > 0 and run["verifier_seconds"] > 0
+
+
 def test_a_measured_count_reports_the_commands_line():
     run = solver_runs.count(8)
     assert run["line"].startswith("8 x 8: 92 solutions, 12 fundamental, ") and run["match"]
@@ -93,19 +98,21 @@ def test_the_section_on_tiny_boards(monkeypatch, tmp_path, compiler):
     if not compiler:
         monkeypatch.setattr(solvers, "_compiler", lambda: None)
     monkeypatch.setattr(solvers, "QUICK", solvers.Work(
-        compared=((200, 2),), min_conflicts=(200, 1), counts=((6, 1),), first_calls=False))
+        compared=((200, 2),), min_conflicts=(200, 1), construction=(200, 1), counts=((6, 1),),
+        first_calls=False))
     report = common.Report()
     solvers.classic_solvers(common.QUICK, report, tmp_path)
     text = "\n".join(report.lines)
     assert text.startswith("### (e) The classic solvers")
     assert "local search, 200 queens, seeds 1..2" in text and "goal" not in text
     assert "4 solutions, 1 fundamental, as the shipped table" in text
+    assert "construction, 200 queens: " in text and "1 of 1 valid" in text
     if compiler:
         assert "the same run in both (swaps tried, attacking pairs, placement): 2 of 2" in text
     else:
         assert "C comparison skipped: no C compiler found" in text and "ratio" not in text
     engines = {row["engine"] for row in report.rows}
-    assert engines == {"local-search (gaqueens)", "min-conflicts", "count"} | (
+    assert engines == {"local-search (gaqueens)", "min-conflicts", "construction", "count"} | (
         {"local-search (C)"} if compiler else set())
 
 

@@ -9,6 +9,10 @@ memory is its own), printed as one line of JSON:
         work), ``conflicts``, the ``checksum`` of the placement (the C program's: the sum of
         (2r + 1) x column(r), modulo 2^64); the process's peak memory before the run and at
         the end (``before_kb``, ``peak_kb``).
+    python -m gaqueens.bench.solver_runs construct N
+        one run of the construction on N queens (``seconds``, ``cpu_seconds``), then the
+        independent verifier on its placement (``verifier_seconds``, and whether it is
+        ``valid``); ``before_kb`` and ``peak_kb`` as for search.
     python -m gaqueens.bench.solver_runs count N
         ``python -m gaqueens.count N`` in this process: its ``line`` (counts and time), whether
         the counts ``match`` the table, and ``peak_kb``.
@@ -129,6 +133,20 @@ def search(name: str, n: int, seed: int) -> dict:
             "peak_kb": _peak_kb()}
 
 
+def construct(n: int) -> dict:
+    from gaqueens.baselines import construction
+    from gaqueens.problems.nqueens.verifier import is_solution
+
+    before = _peak_kb()
+    start, cpu = time.perf_counter(), time.process_time()
+    result = construction.run(construction.Settings(), n, 1)
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    start = time.perf_counter()
+    valid = bool(is_solution(result.solution, n))
+    return {"seconds": seconds, "cpu_seconds": cpu, "verifier_seconds": time.perf_counter() - start,
+            "valid": valid, "before_kb": before, "peak_kb": _peak_kb()}
+
+
 def count(n: int) -> dict:
     import contextlib
     import io
@@ -168,6 +186,8 @@ def first_calls() -> dict:
 def main(argv: list[str]) -> int:
     if argv[:1] == ["search"] and len(argv) == 4:
         print(json.dumps(search(argv[1], int(argv[2]), int(argv[3]))))
+    elif argv[:1] == ["construct"] and len(argv) == 2:
+        print(json.dumps(construct(int(argv[1]))))
     elif argv[:1] == ["count"] and len(argv) == 2:
         print(json.dumps(count(int(argv[1]))))
     elif argv[:1] == ["peak"] and len(argv) >= 3:
