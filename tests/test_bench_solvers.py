@@ -157,3 +157,15 @@ def test_the_memory_table_prints_need_measure_and_ratio(monkeypatch, capsys):
     assert memory.main(["--quick"]) == 0
     assert "0.50  defaults" in capsys.readouterr().out
     assert memory.main(["--bad"]) == 2
+
+
+def test_the_constructions_bounds_are_one_goal_met_only_by_all(monkeypatch):
+    monkeypatch.setattr(solvers, "CONSTRUCTION_BOUNDS", (300, 60, 60, 4))
+    report = common.Report()
+    solvers.construction(300, 1, report)
+    assert [(g["figure"], g["met"]) for g in report.goals] == [
+        ("construction and the verifier on its placement, board 300", "met")]
+    monkeypatch.setattr(solvers, "CONSTRUCTION_BOUNDS", (300, 60, 0, 4))  # no verifier that fast
+    report = common.Report()
+    solvers.construction(300, 1, report)
+    assert report.goals[0]["met"] == "not met"

@@ -11,8 +11,9 @@
   memory under 4 GB (the process's high-water mark, Python, numpy and numba included).
 - Min-conflicts on 10^6 queens. Goal: under 3 s.
 - The construction on 10^8 queens, and the independent verifier on its placement (issue 17:
-  the verifier checks a 10^8 answer in seconds). Bounds measured and stated here: the
-  construction under 10 s, the verifier under 10 s, the process's peak under 4 GB.
+  the verifier checks a 10^8 answer in seconds). Bounds measured and stated here
+  (CONSTRUCTION_BOUNDS): the construction under 10 s, the verifier under 10 s, the process's
+  peak under 4 GB, the placement valid.
 - Peak memory of every run above (each program's own high-water mark, gaqueens.bench.
   solver_runs says how), beside what the process held before the run (Python, numpy and
   numba loaded).
@@ -65,18 +66,16 @@ GOALS = {
     ("local-search", 10**8): ("under 60 s", lambda x: x < 60),
     ("peak GB", 10**8): ("under 4 GB", lambda x: x < 4),
     ("min-conflicts", 10**6): ("under 3 s", lambda x: x < 3),
-    ("construction", 10**8): ("under 10 s", lambda x: x < 10),
-    ("verifier", 10**8): ("under 10 s", lambda x: x < 10),
-    ("construction GB", 10**8): ("under 4 GB", lambda x: x < 4),
     ("count", 16): ("under 60 s", lambda x: x < 60),
 }
 
 
 LABELS = {"ratio": "local search / its C twin, seconds", "local-search": "local search, seconds",
           "peak GB": "local search, peak memory", "min-conflicts": "min-conflicts, seconds",
-          "count": "counting every solution, seconds", "construction": "construction, seconds",
-          "verifier": "the verifier on the construction's placement, seconds",
-          "construction GB": "construction and verifier, peak memory"}
+          "count": "counting every solution, seconds"}
+# the construction's bounds, stated here after measuring them (issue 17): its seconds, the
+# verifier's seconds on its placement, the process's peak memory in GB
+CONSTRUCTION_BOUNDS = (10**8, 10, 10, 4)
 
 
 def _goal(report: Report, figure: str, board: int, median: float, shown: str) -> str:
@@ -206,12 +205,20 @@ def construction(board: int, repeats: int, report: Report) -> None:
     made, checked = ([run[key] for run in runs] for key in ("seconds", "verifier_seconds"))
     valid = sum(run["valid"] for run in runs)
     peak = max(run["peak_kb"] or 0 for run in runs) * 1024 / 1e9
-    report.say(f"- construction, {board:,} queens: {_spread_s(made)}"
-               f"{_goal(report, 'construction', board, statistics.median(made), _spread_s(made))}"
-               f"; the verifier on its placement: {_spread_s(checked)}"
-               f"{_goal(report, 'verifier', board, statistics.median(checked), _spread_s(checked))}"
-               f", {valid} of {len(runs)} valid; peak memory {_mb(runs)} ({_mb(runs, 'before_kb')} "
-               "before the run)" + _goal(report, "construction GB", board, peak, f"{peak:.2f} GB"))
+    report.say(f"- construction, {board:,} queens: {_spread_s(made)}; the verifier on its "
+               f"placement: {_spread_s(checked)}, {valid} of {len(runs)} valid; peak memory "
+               f"{_mb(runs)} ({_mb(runs, 'before_kb')} before the run)")
+    bounded, most_made, most_checked, most_gb = CONSTRUCTION_BOUNDS
+    if board == bounded:
+        met = (statistics.median(made) < most_made and statistics.median(checked) < most_checked
+               and peak < most_gb and valid == len(runs))
+        said = report.goal(
+            f"construction and the verifier on its placement, board {board:,}",
+            f"{statistics.median(made):.2g} s; verifier {statistics.median(checked):.2g} s; "
+            f"{peak:.2f} GB", f"under {most_made} s; under {most_checked} s; under {most_gb} GB",
+            "met" if met else "not met")
+        report.say(f"  - bounds (stated after measuring them): construction under {most_made} "
+                   f"s, the verifier under {most_checked} s, under {most_gb} GB: {said}")
 
 
 def counting(board: int, repeats: int, report: Report) -> None:
