@@ -41,9 +41,9 @@ def summarize(runs: pd.DataFrame, traces: pd.DataFrame | None = None, reference=
 
 def summarize_later(runs: pd.DataFrame, reference=None, problem: str = problems.DEFAULT,
                     workers=None):
-    """``summarize``, its resampling handed out to ``workers`` (gaqueens.runtime.executors:
-    Workers; by default, in_parallel's), returns a function of the traces that gives the
-    summary, so that the caller can read the traces meanwhile."""
+    """``summarize``, its resampling handed out to ``workers`` (gaqueens.runtime.workers:
+    Workers, which the caller starts; by default, in_parallel's), returns a function of the
+    traces that gives the summary, so that the caller can read the traces meanwhile."""
     reference = reference or {}
     groups = [(key, group, reference.get(key[1]) if key[0] == "ga" else None)
               for key, group in runs.groupby(["algorithm", "board"], sort=True)]
@@ -117,7 +117,7 @@ def in_parallel(function, tasks: list[tuple], runs: int) -> list:
 
 
 def in_parallel_later(function, tasks: list[tuple], runs: int, workers=None):
-    """The tasks handed out to ``workers`` (gaqueens.runtime.executors.Workers) now, or, with
+    """The tasks handed out to ``workers`` (gaqueens.runtime.workers.Workers) now, or, with
     none, to ``in_parallel`` when the returned function is called; it gives the results."""
     if workers is not None:
         return workers.later(function, tasks)

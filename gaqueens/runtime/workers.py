@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import pickle
 import signal
 import sys
 import threading
+import traceback
 from multiprocessing.connection import wait
 
 
@@ -150,9 +152,6 @@ class Workers:
 
 def _sendable(error: Exception) -> Exception:
     """The exception itself where it pickles, else a RuntimeError with its text."""
-    import pickle
-    import traceback
-
     try:
         pickle.dumps(error)
         return error
