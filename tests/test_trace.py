@@ -81,6 +81,19 @@ def test_strided_frames_are_the_runs(settings, board, seed):
     check_frames(frames, ga.run(settings, board, seed))
 
 
+@hsettings(max_examples=15, deadline=None)
+@given(st.lists(st.integers(0, 10**6), min_size=1, max_size=12, unique=True),
+       st.sampled_from([8, 13, 16]), st.booleans(), st.sampled_from([None, 30]))
+def test_frames_of_seeds_replayed_together_are_each_seeds_own(seeds, board, strided, cap):
+    # runs of one batch end at different generations; each keeps seeing only its own run
+    settings = GaSettings() if cap is None else GaSettings(generations=cap)
+    together = trace.frames_many(settings, board, seeds, strided)
+    for seed, (result, frames) in zip(seeds, together):
+        alone_result, alone = trace.frames(settings, board, seed, strided)
+        assert frames == alone
+        assert (result.work, result.generations) == (alone_result.work, alone_result.generations)
+
+
 def test_long_run_keeps_at_most_200_frames_on_a_doubled_stride():
     settings = GaSettings(generations=1500, target=None)  # never stops early
     result, frames = trace.frames(settings, 12, 1, strided=True)

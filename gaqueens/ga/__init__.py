@@ -23,8 +23,8 @@ from gaqueens.core.result import Result
 from gaqueens.ga import batched, deap_engine, general
 from gaqueens.ga.settings import ENGINES, SCHEMES, TIES, UNIT, VARIATIONS, GaSettings
 
-__all__ = ["ENGINES", "GaSettings", "SCHEMES", "TIES", "UNIT", "VARIATIONS", "replay", "run",
-           "run_many"]
+__all__ = ["ENGINES", "GaSettings", "SCHEMES", "TIES", "UNIT", "VARIATIONS", "replay",
+           "replay_many", "run", "run_many"]
 
 
 def run(settings: GaSettings, board: int, seed: int) -> Result:
@@ -41,10 +41,18 @@ def replay(settings: GaSettings, board: int, seed: int, observe) -> Result:
     evaluations, best, best_fitness, median_fitness)`` sees, after each generation from
     generation 0, the best placement found so far (a copy to keep), its fitness and the
     population's median fitness: what a player or a trace of the run records."""
+    return replay_many(settings, board, [seed], [observe])[0]
+
+
+def replay_many(settings: GaSettings, board: int, seeds, observers) -> list[Result]:
+    """``replay`` of each seed, ``observers`` holding a callable per seed: advanced together
+    when the settings are of the batched family, as ``run_many`` does."""
+    seeds, observers = list(seeds), list(observers)
     if batched.covers(settings, board):
-        return batched.run_many(settings, board, [seed], observe)[0]
+        return batched.run_many(settings, board, seeds, observers)
     engine = deap_engine if settings.engine == "deap" else general
-    return engine.run(settings, board, seed, observe)
+    return [engine.run(settings, board, seed, observe)
+            for seed, observe in zip(seeds, observers, strict=True)]
 
 
 def run_many(settings: GaSettings, board: int, seeds) -> list[Result]:

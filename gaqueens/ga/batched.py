@@ -140,8 +140,9 @@ class Runs:
 
 def run_many(settings: GaSettings, board: int, seeds, observe=None) -> list[Result]:
     """The runs of ``seeds`` on an n x n board, together; each result is the one
-    gaqueens.ga.general.run gives for its seed (``covers`` must hold). With one seed,
-    ``observe`` sees the best found so far after each generation, as general.run's does."""
+    gaqueens.ga.general.run gives for its seed (``covers`` must hold). ``observe``, if given,
+    holds a callable per seed: each sees its run's best found so far after each generation,
+    as general.run's ``observe`` does, until the run ends."""
     if not covers(settings, board):
         raise ValueError("these settings are not of the batched family: see covers()")
     seeds = list(seeds)
@@ -157,8 +158,8 @@ def run_many(settings: GaSettings, board: int, seeds, observe=None) -> list[Resu
     clock = time.thread_time()
     shares += (clock - start) / len(seeds)
     if observe is not None:
-        if len(seeds) != 1:
-            raise ValueError("observe watches a run of one seed")
+        if len(observe) != len(seeds):
+            raise ValueError("observe holds a callable per seed")
         _observe(observe, runs, generation)
     while True:
         if target is not None:
@@ -252,9 +253,14 @@ def step(runs: Runs, drawn: tuple[np.ndarray, np.ndarray]) -> None:
 
 
 def _observe(observe, runs: Runs, generation: int) -> None:
-    """Shows ``observe`` the one run's best found so far and its population's median."""
-    observe(generation, int(runs.fitness.evaluations[0]), runs.best[0].astype(np.int64),
-            runs.best_value[0], np.median(runs.values[0]))
+    """Shows each running row's callable its run's best found so far and its population's
+    median."""
+    rows = runs.alive.nonzero()[0]
+    medians = np.median(runs.values[rows], axis=1)
+    best = runs.best[rows].astype(np.int64)
+    for k, row in enumerate(rows.tolist()):
+        observe[runs.ids[row]](generation, int(runs.fitness.evaluations[row]), best[k],
+                               runs.best_value[row], medians[k])
 
 
 def _small(board: int):

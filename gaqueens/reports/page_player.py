@@ -53,7 +53,18 @@ def compact(frame: dict) -> list:
 def replayed(settings, row) -> dict:
     """One stored run (a row of runs.csv) replayed: its frames, and whether the replay ends
     where the stored run did (its work, and its placement where runs.csv keeps it)."""
-    result, frames = trace.frames(settings, int(row.board), int(row.seed))
+    return replayed_many(settings, [row])[0]
+
+
+def replayed_many(settings, rows) -> list[dict]:
+    """``replayed`` of each of ``rows`` (runs of one entry on one board), made again
+    together."""
+    board = int(rows[0].board)
+    made = trace.frames_many(settings, board, [int(row.seed) for row in rows])
+    return [_item(row, result, frames) for row, (result, frames) in zip(rows, made)]
+
+
+def _item(row, result, frames) -> dict:
     solution = getattr(row, "solution", None)
     stored = None if not isinstance(solution, str) else solution.strip()
     end = " ".join(map(str, (int(c) for c in result.solution)))
@@ -98,11 +109,14 @@ def choose(runs, settings: dict) -> tuple[list, list[str]]:
 def player_data(runs, settings: dict, codes: dict) -> dict:
     """What the page's player embeds: its runs, what they are, and notes on the code."""
     chosen, left = choose(runs, settings)
-    out = []
-    for row, default in chosen:
-        item = replayed(settings[row["algorithm"]], _Row(row))
-        item["default"] = default
-        out.append(item)
+    together: dict[tuple, list[int]] = {}  # (entry, board) -> places in ``chosen``
+    for place, (row, _) in enumerate(chosen):
+        together.setdefault((row["algorithm"], int(row["board"])), []).append(place)
+    out: list = [None] * len(chosen)
+    for (name, _), places in together.items():
+        items = replayed_many(settings[name], [_Row(chosen[place][0]) for place in places])
+        for place, item in zip(places, items):
+            out[place] = dict(item, default=chosen[place][1])
     now = manifests.code_identity()
     differs = {name: sorted(code for code in made if code != now)
                for name, made in codes.items() if name in settings}

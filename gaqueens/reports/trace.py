@@ -100,9 +100,14 @@ class _Strided:
 def frames(settings, board: int, seed: int, strided: bool = False):
     """The run of ``settings`` on ``board`` for ``seed`` made again, and its frames (at each
     improvement, or strided: the module docstring). Returns (result, frames)."""
-    recorder = _Strided() if strided else _Improvements()
-    result = ga.replay(settings, board, seed, recorder)
-    return result, recorder.frames()
+    return frames_many(settings, board, [seed], strided)[0]
+
+
+def frames_many(settings, board: int, seeds, strided: bool = False) -> list[tuple]:
+    """``frames`` of each seed, the runs made again together (gaqueens.ga.replay_many)."""
+    recorders = [_Strided() if strided else _Improvements() for _ in seeds]
+    results = ga.replay_many(settings, board, seeds, recorders)
+    return [(result, recorder.frames()) for result, recorder in zip(results, recorders)]
 
 
 def header(board: int) -> dict:
