@@ -24,7 +24,8 @@ import pandas as pd
 
 from gaqueens.reports import folded
 from gaqueens.reports.figures import (PUBLISHED, board_ticks, conflicts_y, entry_styles,
-                                      legend_once, log_x, new_figure, palette, save_figure)
+                                      legend_once, log_x, new_figure, palette, powers,
+                                      save_figure)
 
 
 def _in_order(column: pd.Series) -> list:
@@ -184,9 +185,11 @@ def seconds(summary: pd.DataFrame, path: Path, title: str):
                       ms=7)
     wide = summary["board"].max() / summary["board"].min() > 1000
     axes.set_xscale("log", base=10 if wide else 2)
+    powers(axes.xaxis, 10 if wide else 2)
     if not wide:  # powers of ten are labels enough across more than three decades
         board_ticks(axes, summary["board"])
     axes.set_yscale("log")
+    powers(axes.yaxis)
     axes.set_xlabel("board size N")
     axes.set_ylabel("median processor time per run (s)")
     axes.set_title(title + "\n(x: most runs unsolved within their budget)", fontsize=10)

@@ -80,7 +80,7 @@ def _lines(rows: pd.DataFrame, grid, path: str, fixed: dict):
 
 def lines_plot(table: pd.DataFrame, grid, fixed: dict, path: Path, title: str) -> None:
     """sensitivity.png: a panel per grid path (see the module's docstring)."""
-    from gaqueens.reports.figures import new_figure, palette, save_figure
+    from gaqueens.reports.figures import new_figure, palette, powers, save_figure
 
     paths = grid.paths
     figure = new_figure(4.6 * len(paths) + 1.6, 4.2)
@@ -110,6 +110,7 @@ def lines_plot(table: pd.DataFrame, grid, fixed: dict, path: Path, title: str) -
         axes.set_xticks(list(position.values()), list(position))
         axes.minorticks_off()
         axes.set_yscale("log")
+        powers(axes.yaxis)
         axes.set_xlabel(setting + (" (dotted: the ga's)" if marked else ""))
         axes.grid(True, which="major", alpha=0.3)
     panels[0].set_ylabel("median evaluations (95% CI)")
