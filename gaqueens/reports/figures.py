@@ -53,6 +53,7 @@ def save_figure(figure: Figure, path: Path) -> Figure:
     (never a half-written file); returns the figure."""
     with replacing(path) as partial:
         figure.savefig(partial, dpi=DPI)
+    figure.set_layout_engine("none")  # the SVG keeps the layout just made: made once, not twice
     text = io.StringIO()
     with matplotlib.rc_context(SVG_RC):
         figure.savefig(text, format="svg", metadata={"Date": None})
