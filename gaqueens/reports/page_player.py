@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import math
 
-from gaqueens.problems.nqueens.verifier import attacking_pairs
+import numpy as np
+
+from gaqueens.problems.nqueens.verifier import attacking_pairs_rows
 from gaqueens.reports import trace
 from gaqueens.runtime import manifest as manifests
 
@@ -42,12 +44,12 @@ def median_seed(runs) -> int:
     return int(keyed[(len(keyed) - 1) // 2][1])
 
 
-def compact(frame: dict) -> list:
-    """A trace frame as the page embeds it (the module docstring)."""
+def compact(frame: dict, pairs: int) -> list:
+    """A trace frame as the page embeds it (the module docstring), ``pairs`` the verifier's
+    count of its placement's attacking pairs."""
     placement = frame["state"]["best"]
     return [frame["generation"], frame["evaluations"], trace.rounded(frame["best"]),
-            trace.rounded(frame["median"]), attacking_pairs(placement),
-            " ".join(map(str, placement))]
+            trace.rounded(frame["median"]), pairs, " ".join(map(str, placement))]
 
 
 def replayed(settings, row) -> dict:
@@ -61,7 +63,10 @@ def replayed_many(settings, rows) -> list[dict]:
     together."""
     board = int(rows[0].board)
     made = trace.frames_many(settings, board, [int(row.seed) for row in rows])
-    return [_item(row, result, frames) for row, (result, frames) in zip(rows, made)]
+    placements = np.array([f["state"]["best"] for _, frames in made for f in frames])
+    pairs = iter(attacking_pairs_rows(placements).tolist())  # the verifier's, all at once
+    return [_item(row, result, [compact(f, next(pairs)) for f in frames])
+            for row, (result, frames) in zip(rows, made)]
 
 
 def _item(row, result, frames) -> dict:
@@ -71,7 +76,7 @@ def _item(row, result, frames) -> dict:
     matches = int(result.work) == int(row.work) and (stored is None or stored == end)
     return {"algorithm": row.algorithm, "board": int(row.board), "seed": int(row.seed),
             "work": int(row.work), "solved": bool(row.solved), "stored": stored,
-            "matches": bool(matches), "frames": [compact(f) for f in frames]}
+            "matches": bool(matches), "frames": frames}
 
 
 def choose(runs, settings: dict) -> tuple[list, list[str]]:
