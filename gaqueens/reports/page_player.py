@@ -40,8 +40,10 @@ DEAP_COST = 10
 def median_seed(runs) -> int:
     """The seed of the median run of ``runs`` (one entry, one board): see the module
     docstring."""
-    keyed = sorted((row.work if row.solved else math.inf, row.seed) for row in runs.itertuples())
-    return int(keyed[(len(keyed) - 1) // 2][1])
+    work = np.where(runs["solved"].to_numpy(bool), runs["work"].to_numpy(float), math.inf)
+    seeds = runs["seed"].to_numpy()
+    order = np.lexsort((seeds, work))  # by work, then by seed
+    return int(seeds[order[(len(order) - 1) // 2]])
 
 
 def compact(frame: dict, pairs: int) -> list:

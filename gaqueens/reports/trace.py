@@ -49,7 +49,9 @@ def attacks(placement) -> list[list[int]]:
     for row, column in enumerate(int(c) for c in placement):
         for key in (("c", column), ("f", row - column), ("r", row + column)):
             lines[key].append(row)
-    pairs = {(a, b) for rows in lines.values() for i, a in enumerate(rows) for b in rows[i + 1:]}
+    # two rows share at most one line (two would put them on one square), so no pair repeats
+    pairs = [(a, b) for rows in lines.values() if len(rows) > 1
+             for i, a in enumerate(rows) for b in rows[i + 1:]]
     return [list(pair) for pair in sorted(pairs)]
 
 
