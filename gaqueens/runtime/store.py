@@ -20,6 +20,7 @@ import io
 import json
 import sqlite3
 import zlib
+from collections import Counter
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -76,7 +77,7 @@ class Store:
 
     def __init__(self, folder, *, write: bool = False):
         self.folder = Path(folder)
-        self._lock = None
+        self._lock = self._read = None
         if write:
             self.folder.mkdir(parents=True, exist_ok=True)
             self._lock = lock.take(self.folder / "runs.lock")
@@ -122,6 +123,7 @@ class Store:
     @contextmanager
     def _writing(self):
         """One transaction; a failed write becomes WriteFailed, after the rollback."""
+        self._read = None  # what ``runs`` read is out of date
         try:
             with self.db:
                 yield
@@ -178,14 +180,9 @@ class Store:
             code: str) -> None:
         """Stores finished runs of one algorithm and board, made by ``code``
         (manifest.code_identity), all in one transaction."""
-        rows = [
-            (
-                algorithm, board, seed, bool(r.solved), int(r.conflicts), int(r.generations),
-                int(r.work), unit, float(r.seconds), " ".join(map(str, r.solution.tolist())),
-                None if r.trace is None else pack(r.trace), code,
-            )
-            for seed, r in results
-        ]
+        rows = [(algorithm, board, seed, bool(r.solved), int(r.conflicts), int(r.generations),
+                 int(r.work), unit, float(r.seconds), " ".join(map(str, r.solution.tolist())),
+                 None if r.trace is None else pack(r.trace), code) for seed, r in results]
         with self._writing():
             self.db.executemany(f"INSERT INTO runs ({', '.join(RUN_COLUMNS)}, trace, code) "
                                 f"VALUES ({', '.join('?' * 12)})", rows)
@@ -213,10 +210,10 @@ class Store:
         if keys is None:
             rows = self.db.execute("SELECT algorithm, code, count(*) FROM runs "
                                    "GROUP BY algorithm, code ORDER BY algorithm, code")
-        else:
-            rows = ((algorithm, code, 1) for algorithm, board, seed, code in self.db.execute(
-                "SELECT algorithm, board, seed, code FROM runs ORDER BY algorithm, code")
-                if (algorithm, board, seed) in keys)
+        else:  # counted from the table ``runs`` reads ("" for no code), in SQL's order
+            frame = _only(self._table(), keys)
+            counted = Counter(zip(frame["algorithm"].tolist(), frame["code"].tolist()))
+            rows = [(a, c, counted[a, c]) for a, c in sorted(counted)]
         for algorithm, code, count in rows:
             made = out.setdefault(algorithm, {})
             made[code or UNKNOWN_CODE] = made.get(code or UNKNOWN_CODE, 0) + count
@@ -238,13 +235,18 @@ class Store:
 
     def runs(self, keys=None):
         """The stored runs as a DataFrame with RUN_COLUMNS, ordered by algorithm, board and
-        seed; only those of ``keys`` (algorithm, board, seed) if given."""
-        import pandas as pd
+        seed; only those of ``keys`` (algorithm, board, seed) if given. A table of its own."""
+        return _only(self._table(), keys).drop(columns="code")
 
-        frame = pd.read_sql_query(f"SELECT {', '.join(RUN_COLUMNS)} FROM runs "
-                                  "ORDER BY algorithm, board, seed", self.db)
-        frame["solved"] = frame["solved"].astype(bool)
-        return _only(frame, keys)
+    def _table(self):
+        """What ``runs`` reads and each run's code ("" if none): read once until a write."""
+        if self._read is None:
+            import pandas as pd
+
+            query = f"SELECT {', '.join(RUN_COLUMNS)}, COALESCE(code, '') AS code FROM runs"
+            self._read = pd.read_sql_query(query + " ORDER BY algorithm, board, seed", self.db)
+            self._read["solved"] = self._read["solved"].astype(bool)
+        return self._read
 
     def trace_arrays(self, keys=None, algorithm: str | None = None) -> dict[tuple, np.ndarray]:
         """What ``traces`` gives, as an array per (algorithm, board, seed) (TRACE_COLUMNS,
@@ -264,21 +266,21 @@ class Store:
         names, boards, seeds = zip(*by_run) if by_run else ((), (), ())
         lengths = [len(array) for array in by_run.values()]
         table = np.concatenate(list(by_run.values())) if by_run else np.empty((0, TRACE_WIDTH))
-        frame = pd.DataFrame(table, columns=TRACE_COLUMNS)
-        for column in ("generation", "evaluations", "best", "worst"):
-            frame[column] = frame[column].astype("int64")
-        frame.insert(0, "seed", np.repeat(np.array(seeds, dtype="int64"), lengths))
-        frame.insert(0, "board", np.repeat(np.array(boards, dtype="int64"), lengths))
-        frame.insert(0, "algorithm", np.repeat(np.array(names, dtype=object), lengths))
+        frame = pd.DataFrame(table, columns=TRACE_COLUMNS).astype(
+            {column: "int64" for column in ("generation", "evaluations", "best", "worst")})
+        for column, values, kind in (("seed", seeds, "int64"), ("board", boards, "int64"),
+                                     ("algorithm", names, object)):
+            frame.insert(0, column, np.repeat(np.array(values, dtype=kind), lengths))
         return frame
 
 
 def _only(frame, keys):
+    """The rows of ``frame`` whose (algorithm, board, seed) is in ``keys`` (all if None)."""
     if keys is None:
-        return frame.reset_index(drop=True)
+        return frame
     index = zip(*(frame[column].tolist() for column in ("algorithm", "board", "seed")))
     wanted = np.fromiter((key in keys for key in index), dtype=bool, count=len(frame))
-    return (frame if wanted.all() else frame.loc[wanted]).reset_index(drop=True)
+    return frame if wanted.all() else frame.loc[wanted].reset_index(drop=True)
 
 
 TRACE_WIDTH = len(TRACE_COLUMNS)
