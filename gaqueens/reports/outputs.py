@@ -179,6 +179,10 @@ def _tables(store, experiment, runs, traces, name, several, summarizing, compari
         parts.append(verdict_note(summary))
     if "ert" in summary.columns:
         parts.append(UNSOLVED_NOTE)
+    # the summary's plots, while the workers may still compare
+    grid = _sensitivity(summary, experiment, folder, name) if experiment.grid.values else None
+    if several and len(experiment.boards) > 1:
+        plots.seconds(summary, folder / "seconds.png", name)
     if several:
         from gaqueens.reports import compare
 
@@ -187,16 +191,17 @@ def _tables(store, experiment, runs, traces, name, several, summarizing, compari
         if len(comparisons):
             parts += [f"## Compared with {comparisons['reference'].iloc[0]}",
                       compare.table(comparisons), compare.note(comparisons)]
-    if experiment.grid.values:
-        parts += _sensitivity(summary, experiment, folder, name, comparisons if several else None)
+    if grid is not None:
+        from gaqueens.reports import sensitivity
+
+        parts += ["## The grid's best cell per board", tables.markdown(sensitivity.best_cells(
+            grid, summary, comparisons if several else None)), sensitivity.BEST_NOTE]
     parts += ["## The boards", tables.boards_table(summary, experiment.problem)]
     growth = tables.growth_table(summary)
     if growth:
         parts += ["## Growth with the board size", growth,
                   tables.GROWTH_NOTE.format(ms=tables.MIN_SECONDS * 1e3)]
     write_text(folder / "summary.md", "\n\n".join(parts) + "\n")
-    if several and len(experiment.boards) > 1:
-        plots.seconds(summary, folder / "seconds.png", name)
     return results
 
 
@@ -224,10 +229,11 @@ def _page(store, experiment, player=None) -> None:
     page.write(store.folder, _ga_settings(experiment), store, player)
 
 
-def _sensitivity(summary, experiment, folder: Path, name: str, comparisons) -> list[str]:
-    """The grid's plots, and its summary.md section: per board, the best cell beside the ga."""
+def _sensitivity(summary, experiment, folder: Path, name: str):
+    """The grid's plots; returns its cells' table (sensitivity.cells), from which summary.md
+    shows the best cell per board beside the ga."""
     from gaqueens.experiment import settings_to_yaml
-    from gaqueens.reports import sensitivity, tables
+    from gaqueens.reports import sensitivity
 
     grid = experiment.grid
     ga = next((entry for entry in experiment.entries if entry.name == "ga"), None)
@@ -236,8 +242,7 @@ def _sensitivity(summary, experiment, folder: Path, name: str, comparisons) -> l
     sensitivity.lines_plot(table, grid, fixed, folder / "sensitivity.png", name)
     if len(grid.paths) == 2:
         sensitivity.heatmap(table, grid, fixed, folder / "sensitivity-heatmap.png", name)
-    return ["## The grid's best cell per board", tables.markdown(
-        sensitivity.best_cells(table, summary, comparisons)), sensitivity.BEST_NOTE]
+    return table
 
 
 def _draw(function, *args) -> None:
