@@ -204,15 +204,15 @@ class Store:
 
     def codes(self, keys=None) -> dict[str, dict[str, int]]:
         """Per algorithm, its stored runs (those of ``keys``, (algorithm, board, seed), if
-        given) per code that made them (UNKNOWN_CODE for a store from before runs recorded
-        it)."""
+        given) per code that made them (UNKNOWN_CODE: from before runs recorded it)."""
         out: dict[str, dict[str, int]] = {}
         if keys is None:
             rows = self.db.execute("SELECT algorithm, code, count(*) FROM runs "
                                    "GROUP BY algorithm, code ORDER BY algorithm, code")
-        else:  # counted from the table ``runs`` reads ("" for no code), in SQL's order
-            frame = _only(self._table(), keys)
-            counted = Counter(zip(frame["algorithm"].tolist(), frame["code"].tolist()))
+        else:  # from the table ``runs`` read, if read ("" for no code), in SQL's order
+            rows = self.db.execute("SELECT algorithm, board, seed, COALESCE(code, '') FROM runs") \
+                if self._read is None else zip(*(self._read[c].tolist() for c in _KEYED))
+            counted = Counter((a, c) for a, b, s, c in rows if (a, b, s) in keys)
             rows = [(a, c, counted[a, c]) for a, c in sorted(counted)]
         for algorithm, code, count in rows:
             made = out.setdefault(algorithm, {})
@@ -283,7 +283,7 @@ def _only(frame, keys):
     return frame if wanted.all() else frame.loc[wanted].reset_index(drop=True)
 
 
-TRACE_WIDTH = len(TRACE_COLUMNS)
+TRACE_WIDTH, _KEYED = len(TRACE_COLUMNS), ("algorithm", "board", "seed", "code")
 
 
 def other_code(made_by: dict[str, dict[str, int]], codes: dict[str, str]) -> dict:
