@@ -206,3 +206,14 @@ def test_one_board_and_several_gas_get_one_panel_titled_beside_the_legend(tmp_pa
     (axes,) = [a for a in figure.axes if a.get_visible()]
     assert axes.get_title() == "the title" and not figure.get_suptitle()
     assert [line.get_label() for line in lines_of(axes)] == ["ga", "numpy-engine", "published"]
+
+
+@pytest.mark.parametrize("base, value, label", [
+    (10, 1, "10⁰"), (10, 1000, "10³"), (10, 1e-2, "10⁻²"), (10, 1e12, "10¹²"),
+    (2, 8, "2³"), (2, 1024, "2¹⁰"), (10, 2000, "2,000"), (10, 0.5, "0.5"), (2, 12, "12")])
+def test_log_axis_powers_are_plain_text_with_superscript_digits(base, value, label):
+    # not mathtext ($10^{3}$), which every drawing process would parse again
+    axes = figures.new_figure(3, 2).add_subplot()
+    axes.set_xscale("log", base=base)
+    figures.powers(axes.xaxis, base)
+    assert axes.xaxis.get_major_formatter()(value) == label
