@@ -124,8 +124,8 @@ def test_a_batch_of_the_ga_runs_together():
 
 def test_a_keys_blocks_grow_from_16_calls_to_256():
     """Randomness (gaqueens/ga/randomness.py): a key's blocks serve 16, 32, 64, 128, then 256
-    calls each, every block one numpy call of the run's generator; another key's blocks are
-    drawn between them where its calls come."""
+    calls each, every block the numbers of one numpy call of the run's generator; another
+    key's blocks are drawn between them where its calls come."""
     randomness, plain = Randomness(7), np.random.default_rng(7)
     served = [randomness.integers(0, 9, 4).copy() for _ in range(16 + 32 + 64 + 128 + 256 + 1)]
     blocks = [plain.integers(0, 9, (calls, 4)) for calls in (16, 32, 64, 128, 256, 256)]
@@ -133,35 +133,34 @@ def test_a_keys_blocks_grow_from_16_calls_to_256():
     mixed, plain = Randomness(7), np.random.default_rng(7)
     mixed.integers(0, 9, 4)
     mixed.uniform(3)
-    assert mixed.left(0, 9, 4) == 15 and mixed.next_block(0, 9, 4) == 32
     expected = [plain.integers(0, 9, (16, 4)), plain.random((16, 3))]
     assert np.array_equal([mixed.integers(0, 9, 4) for _ in range(15)], expected[0][1:])
-    assert mixed.left(0, 9, 4) == 0
     assert np.array_equal(mixed.integers(0, 9, 4), plain.integers(0, 9, (32, 4))[0])
     assert np.array_equal(mixed.uniform(3), expected[1][1])
 
 
-def test_draws_taken_ahead_are_the_calls_own_in_their_order():
+def test_draws_are_each_seeds_calls_in_their_order():
+    """gaqueens.ga.draws: the draws served for several seeds together, chunk by chunk and
+    window by window, some seeds leaving on the way, are those each seed's own Randomness
+    serves call by call (the swap's second position made other than the first)."""
     calls = [(0, 20, (20, 2)), (0, 8, 20), (0, 7, 20)]
-    one, ahead = Randomness(11), Randomness(11)
-    one.numpy.permuted(np.arange(8))
-    ahead.numpy.permuted(np.arange(8))
-    expected = [[one.integers(*key).copy() for key in calls] for _ in range(800)]
-    taken = []
-    for count in (16, 32, 64, 64, 64, 128, 128, 128, 128):  # a block whole, or in halves
-        assert all((ahead.left(*key) or ahead.next_block(*key)) >= count for key in calls)
-        blocks = [ahead.ahead(*key, count) for key in calls]
-        taken += [[block[t] for block in blocks] for t in range(count)]
-    assert len(taken) == 752
-    assert all(np.array_equal(a, b) for x, y in zip(expected, taken) for a, b in zip(x, y))
-    assert np.array_equal(ahead.integers(*calls[0]), expected[752][0])  # and on, call by call
-
-
-def test_draws_taken_ahead_may_not_run_past_a_block():
-    randomness = Randomness(1)
-    randomness.ahead(0, 5, 3, 10)
-    with pytest.raises(ValueError, match="7 calls from call 10 run past a block of 16"):
-        randomness.ahead(0, 5, 3, 7)
-    randomness.ahead(0, 5, 3, 6)
-    with pytest.raises(ValueError, match="run past a block of 32"):
-        randomness.ahead(0, 5, 3, 33)
+    seeds = [11, 12, 13]
+    alone, together = [Randomness(s) for s in seeds], [Randomness(s) for s in seeds]
+    for k, (a, b) in enumerate(zip(alone, together)):  # leaves a 32-bit half waiting, or not
+        a.numpy.permuted(np.arange(8 + k))
+        b.numpy.permuted(np.arange(8 + k))
+    expected = [[[r.integers(*key).copy() for key in calls] for r in alone] for _ in range(600)]
+    draws, running = batched.Draws(calls), np.arange(3)
+    for generation in range(600):
+        if not draws.stacked(generation):
+            if generation >= 100:  # the seed 12 has ended: it leaves at a window's start
+                running = np.array([0, 2])
+            if not draws.drawn(generation):
+                draws.draw(generation, running, [together[i] for i in running])
+            draws.stack(generation, running, 20)
+        entrants, positions = draws.take(generation)
+        for row, i in enumerate(running.tolist()):
+            select, first, second = expected[generation][i]
+            assert np.array_equal(entrants[row] - 20 * row, select)
+            assert np.array_equal(positions[0, row], first)
+            assert np.array_equal(positions[1, row], second + (second >= first))

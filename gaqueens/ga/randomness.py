@@ -19,6 +19,8 @@ from functools import cached_property
 
 import numpy as np
 
+from gaqueens.ga.bounded import Words, integers_many
+
 
 class Bound:
     """DEAP-style functions drawing from ``generator``; the random module itself gives the
@@ -59,6 +61,11 @@ def _copy(function: types.FunctionType, names: dict) -> types.FunctionType:
 FIRST_BLOCK, BLOCK = 16, 256  # calls in a key's first block, and at most in any block
 
 
+def block_calls(drawn: int) -> int:
+    """The calls a key's block serves after ``drawn`` blocks: 16, 32, 64, 128, then 256."""
+    return min(BLOCK, FIRST_BLOCK << min(drawn, 32))  # (no huge shifts)
+
+
 class Randomness:
     """A run's random numbers, from its seed alone.
 
@@ -68,17 +75,18 @@ class Randomness:
     ``integers(low, high, size)`` and ``uniform(size)`` serve numpy draws in blocks drawn for
     many calls: numpy's Generator costs about 10 microseconds a call for a few hundred numbers,
     more than a generation's draws themselves. A key's (its (low, high, size), or its size)
-    blocks grow: ``first`` calls, then twice as many each time, up to ``block`` (16, 32, 64,
-    128, 256, 256, ...), so that a short run (the published GA solves board 8 after 5
-    generations at the median) draws little and a long one draws rarely: on board 8, drawing
-    blocks of 256 from the start took some 40% of ga.run_many's time (cProfile). Each call returns the next row of its key's block:
-    read it, do not change it.
+    blocks grow (``block_calls``), so that a short run (the published GA solves board 8 after
+    5 generations at the median) draws little and a long one draws rarely: on board 8, drawing
+    blocks of 256 from the start took some 40% of ga.run_many's time (cProfile). A block of
+    integers holds the numbers numpy's Generator.integers(low, high, (calls, *size)) gives,
+    drawn through ``words`` (gaqueens.ga.bounded), which the batched engine draws from for
+    many seeds at once; draw integers from ``numpy`` itself only before the first. Each call
+    returns the next row of its key's block: read it, do not change it.
     """
 
-    def __init__(self, seed: int, first: int = FIRST_BLOCK, block: int = BLOCK):
+    def __init__(self, seed: int):
         self.seed = seed
         self.numpy = np.random.default_rng(seed)
-        self.first, self.block = first, block
         self._blocks: dict[tuple, list] = {}  # key -> [block, calls served, blocks drawn]
 
     @cached_property
@@ -91,49 +99,24 @@ class Randomness:
     def deap(self) -> Bound:
         return Bound(self.random)
 
+    @cached_property
+    def words(self) -> Words:
+        """The generator's 32-bit words, from where it stands when first asked."""
+        return Words(self.numpy)
+
     def integers(self, low: int, high: int, size) -> np.ndarray:
-        return self._next((low, high, size), lambda shape: self.numpy.integers(low, high, shape))
+        return self._next((low, high, size),
+                          lambda count: integers_many([self.words], [(low, high, count)])[0][0])
 
     def uniform(self, size: int) -> np.ndarray:
         return self._next(("uniform", size), self.numpy.random)
-
-    def left(self, low: int, high: int, size) -> int:
-        """How many calls ``integers(low, high, size)`` the key's current block still serves
-        before a new one is drawn: 0 when the next call draws one, ``first`` at the start."""
-        entry = self._blocks.get((low, high, size))
-        return self.first if entry is None else len(entry[0]) - entry[1]
-
-    def next_block(self, low: int, high: int, size) -> int:
-        """How many calls the key's next block will serve."""
-        entry = self._blocks.get((low, high, size))
-        return self._calls(0 if entry is None else entry[2])
-
-    def ahead(self, low: int, high: int, size, count: int) -> np.ndarray:
-        """The draws of the next ``count`` calls ``integers(low, high, size)``, one array of
-        shape (count, *size), drawn from the generator exactly where those calls would draw
-        them: a block is drawn anew only when the first of the calls would. The calls must
-        not run past the block (ValueError): ``left`` and ``next_block`` say how many it
-        holds. gaqueens.ga.batched takes many generations' draws at once so."""
-        key = (low, high, size)
-        entry = self._blocks.get(key)
-        if entry is None or entry[1] == len(entry[0]):
-            entry = self._draw(key, lambda shape: self.numpy.integers(low, high, shape))
-        if entry[1] + count > len(entry[0]):
-            raise ValueError(f"{count} calls from call {entry[1]} run past a block of "
-                             f"{len(entry[0])}")
-        entry[1] += count
-        return entry[0][entry[1] - count: entry[1]]
-
-    def _calls(self, drawn: int) -> int:
-        """The calls in a key's block after ``drawn`` blocks: first, 2 first, ... up to block."""
-        return min(self.block, self.first << min(drawn, 32))  # (no huge shifts)
 
     def _draw(self, key: tuple, draw) -> list:
         """Draws the key's next block: calls of ``size`` (key[-1], a number or a tuple)."""
         entry = self._blocks.get(key)
         drawn = 0 if entry is None else entry[2]
         size = key[-1]
-        shape = (self._calls(drawn), *(tuple(size) if isinstance(size, (tuple, list)) else (size,)))
+        shape = (block_calls(drawn), *(tuple(size) if isinstance(size, (tuple, list)) else (size,)))
         # drawn flat, then shaped: the same numbers in the same order (numpy fills C order),
         # and a third less of numpy's time per call than a shape costs it
         entry = self._blocks[key] = [draw(math.prod(shape)).reshape(shape), 0, drawn + 1]

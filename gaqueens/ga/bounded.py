@@ -1,0 +1,134 @@
+"""numpy's bounded integers, the very numbers Generator.integers(low, high, count) gives, drawn
+for many generators at once.
+
+A call of Generator.integers costs numpy some 8 microseconds, however few its numbers; the
+batched engine (gaqueens.ga.draws) needs three such calls per seed at every block of draws,
+and on board 8, where a run lasts some six generations, they were a third of its time.
+
+How numpy makes them (its distributions.c, for int64 results and a range r = high - low of at
+most 2^32): each number takes the next 32-bit word w of the bit generator and is low +
+(w * r >> 32) (Lemire's method), but where the low 32 bits of w * r fall below 2^32 mod r,
+when w is rejected and the next word taken (never for a power of two; about r / 2^32 of the
+words otherwise); a range of 1 takes no word. A PCG64 makes its words two at a time, the low
+half of a 64-bit output first; the high half waits in the bit generator for the next call.
+
+Here each generator's words are its raw outputs (BitGenerator.random_raw, one call for all of
+a seed's numbers) cut in halves, and the numbers of all the generators are made in a few numpy
+calls over an array with a row per generator. ``Words`` keeps the waiting half itself: once
+numbers are drawn through it, draw integers from that generator only through it (its 64-bit
+draws, such as Generator.random, take no half and may go on). tests/test_bounded.py checks the
+numbers and what follows them against Generator.integers.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+_WORD = np.uint64(0xFFFFFFFF)
+_HALF = np.uint64(32)
+
+
+class Words:
+    """A numpy Generator's stream of 32-bit words, from where it stands: the half its bit
+    generator keeps waiting, if any, then the halves of its raw 64-bit outputs, low first."""
+
+    def __init__(self, generator: np.random.Generator):
+        self.bit_generator = generator.bit_generator
+        if not isinstance(self.bit_generator, np.random.PCG64):
+            name = type(self.bit_generator).__name__
+            raise ValueError(f"words are read from a PCG64, not a {name}")
+        state = self.bit_generator.state
+        self.waiting = state["uinteger"] if state["has_uint32"] else None
+
+    def take(self, count: int) -> np.ndarray:
+        """The next ``count`` words (uint32)."""
+        return take_many([self], count)[0]
+
+
+def take_many(sources: list[Words], count: int) -> np.ndarray:
+    """The next ``count`` words of each source, a row each (uint32)."""
+    words = np.empty((len(sources), count), dtype=np.uint32)
+    if count == 0:
+        return words
+    groups = {False: [], True: []}  # the sources without a half waiting, and those with one
+    for k, source in enumerate(sources):
+        groups[source.waiting is not None].append(k)
+    for waiting, rows in groups.items():
+        if not rows:
+            continue
+        raws = (count - waiting + 1) // 2
+        raw = np.stack([sources[k].bit_generator.random_raw(raws) for k in rows])
+        halves = (raw.view(np.uint32) if sys.byteorder == "little"  # low, high, low, ...
+                  else np.stack(_halves(raw), axis=2).reshape(len(rows), -1))
+        if waiting:
+            words[rows, :1] = [[sources[k].waiting] for k in rows]
+        words[rows, waiting:] = halves[:, : count - waiting]
+        over = halves.shape[1] > count - waiting  # a word left over: it waits
+        for k, word in zip(rows, halves[:, count - waiting] if over else [None] * len(rows)):
+            sources[k].waiting = None if word is None else int(word)
+    return words
+
+
+def integers_many(sources: list[Words], calls: list[tuple[int, int, int]]) -> list[np.ndarray]:
+    """What Generator.integers(low, high, count) gives for each (low, high, count) of ``calls``
+    in turn, from each source's generator: an int64 array (sources, count) per call. The
+    sources are taken a few at a time, so that their words stay in the processor's cache."""
+    if any(not 1 <= high - low <= 2**32 for low, high, _ in calls):
+        raise ValueError("each range high - low must be from 1 to 2^32")
+    made = [np.empty((len(sources), count), dtype=np.int64) for *_, count in calls]
+    taking = [k for k, (low, high, _) in enumerate(calls) if high - low > 1]  # a range of one
+    ranges = np.concatenate([np.full(calls[k][2], calls[k][1] - calls[k][0], dtype=np.uint64)
+                             for k in taking] or [np.empty(0, np.uint64)])  # takes no word
+    thresholds = (np.uint64(2**32) % ranges).astype(np.uint32)
+    ends = np.cumsum([calls[k][2] for k in taking]).tolist()
+    step = max(1, _CACHED // max(1, len(ranges)))
+    for first in range(0, len(sources), step):
+        rows = slice(first, first + step)
+        words = take_many(sources[rows], len(ranges))
+        products = np.multiply(words, ranges, dtype=np.uint64)  # w * r, in 64 bits
+        if thresholds.any():
+            for row in (_halves(products)[0] < thresholds).any(axis=1).nonzero()[0]:
+                products[row] = _with_rejections(sources[first + row], words[row], ranges,
+                                                 thresholds)
+        numbers = _halves(products)[1]  # w * r >> 32
+        for k, start, end in zip(taking, [0] + ends, ends):
+            made[k][rows] = numbers[:, start:end]
+    for (low, high, _), numbers in zip(calls, made):
+        if high - low == 1:
+            numbers.fill(0)
+        if low:
+            numbers += low
+    return made
+
+
+_CACHED = 2**16  # words taken at once: their products fill 512 kB
+
+
+def _halves(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The low and the high 32 bits of uint64 values, each as uint32 (views where the machine
+    is little-endian)."""
+    if sys.byteorder == "little":
+        pairs = values.view(np.uint32).reshape(*values.shape, 2)
+        return pairs[..., 0], pairs[..., 1]
+    return (values & _WORD).astype(np.uint32), (values >> _HALF).astype(np.uint32)
+
+
+def _with_rejections(source: Words, words: np.ndarray, ranges: np.ndarray,
+                     thresholds: np.ndarray) -> np.ndarray:
+    """The products w * r of the numbers when some words are rejected: each rejected word
+    gives way to the next, the words after it drawn from the source as needed."""
+    products = np.empty(len(ranges), dtype=np.uint64)
+    made, used = 0, 0  # numbers made, words used
+    while made < len(ranges):
+        need = len(ranges) - made
+        if len(words) - used < need:
+            words = np.concatenate((words[used:], source.take(need - (len(words) - used))))
+            used = 0
+        product = np.multiply(words[used: used + need], ranges[made:], dtype=np.uint64)
+        rejected = _halves(product)[0] < thresholds[made:]
+        good = int(rejected.argmax()) if rejected.any() else need
+        products[made: made + good] = product[:good]
+        made, used = made + good, used + good + 1  # the rejected word is skipped
+    return products
