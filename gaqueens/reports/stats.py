@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 from scipy import stats
 
-from gaqueens.reports.resampling import CENSORED, REACHED
+from gaqueens.reports.resampling import CENSORED, PLACES, REACHED
 
 ALPHA = 0.01  # the level at which a test is said to reject, after Holm's correction if many
 LEVEL = 0.95  # the level of the interval of a median ratio
@@ -26,9 +26,10 @@ RESAMPLES = 9_999  # scipy.stats.bootstrap's default; the interval's ends move b
 
 def _coded(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """A sample's distinct values, ascending, and each value's place among them (small
-    integers): the k-th smallest place names the k-th smallest value."""
+    integers, int32 as in resampling.medians): the k-th smallest place names the k-th
+    smallest value."""
     distinct, places = np.unique(values, return_inverse=True)
-    return distinct, places.astype(np.int16 if len(distinct) < 2**15 else np.int64)
+    return distinct, places.astype(PLACES if len(distinct) < 2**31 else np.int64)
 
 
 def _median(distinct: np.ndarray, places: np.ndarray, axis: int = -1) -> np.ndarray:
