@@ -162,13 +162,14 @@ WORK = st.sampled_from([20.0, 40.0, 60.0, 140.0, 160.0, 2450.0, math.inf])
 
 
 @given(st.lists(WORK, min_size=2, max_size=60), st.lists(WORK, min_size=2, max_size=60),
-       st.integers(0, 2**32))
-def test_median_ratio_is_scipys_bootstrap_of_the_values(first, second, seed):
-    """median_ratio resamples the places of the values among the distinct ones: its ratio and
-    interval are exactly those of scipy.stats.bootstrap of the plain ratio of np.median on the
-    values themselves, from the same generator (stats.py, median_ratio), ties and unsolved
-    runs included."""
-    ours = stats.median_ratio(first, second, np.random.default_rng(seed), resamples=300)
+       st.integers(0, 2**32), st.sampled_from([300, 2_100]))
+def test_median_ratio_is_scipys_bootstrap_of_the_values(first, second, seed, resamples):
+    """median_ratio draws the picks as scipy.stats.bootstrap does, batch by batch, and reads
+    the medians from their counts: its ratio and interval are exactly those of
+    scipy.stats.bootstrap of the plain ratio of np.median on the values themselves, from the
+    same generator (stats.py, median_ratio), ties, unsolved runs and several batches
+    included."""
+    ours = stats.median_ratio(first, second, np.random.default_rng(seed), resamples=resamples)
     values = [np.where(np.isinf(s), resampling.CENSORED, s) for s in (first, second)]
     ratio = float(_plain_median_ratio(*values))
     if np.isnan(ratio):
@@ -178,7 +179,7 @@ def test_median_ratio_is_scipys_bootstrap_of_the_values(first, second, seed):
         warnings.simplefilter("ignore", RuntimeWarning)  # nan resamples: a nan interval
         low, high = scipy_stats.bootstrap(
             values, _plain_median_ratio, vectorized=True, paired=False, confidence_level=0.95,
-            method="percentile", n_resamples=300, batch=1000,
+            method="percentile", n_resamples=resamples, batch=1000,
             rng=np.random.default_rng(seed)).confidence_interval
     plain = [math.inf if v >= resampling.REACHED else v for v in (ratio, low, high)]
     np.testing.assert_array_equal(ours, plain)

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from gaqueens.reports import draws
+
 PUBLISHED_RUNS = 100  # the published medians are over seeds 1 to 100
 MIN_RUNS = PUBLISHED_RUNS  # fewer runs of ours get no verdict (see verdict)
 RESAMPLES = 10_000
 CENSORED = 1e300  # stands for the infinite work of an unsolved run inside quantiles
 REACHED = 1e200  # a quantile at least this large interpolates toward an unsolved run
 POWER = 0.8  # the power at which the smallest detectable shift is given
-PLACES = np.int32  # the dtype of the places that are sorted (see medians)
 SHIFTS = np.round(np.arange(1, 301) / 100, 2)  # relative shifts tried: 1% to 300%, by 1%
 
 
@@ -34,22 +35,15 @@ def uncensor(values):
 def medians(work: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
     """The medians of RESAMPLES samples of ``size`` drawn from ``work`` with replacement: the
     very numbers of ``np.median(rng.choice(work, (RESAMPLES, size)), axis=1)``, in a fraction
-    of its time. rng.choice draws the picks as ``rng.integers(0, len(work), ...)``; taken as
-    the picked runs' places in the sorted work, the middle values of a sample are the sorted
-    work at the middle of its places, which sorting the places (small integers) finds.
-    The places are int32 (PLACES): numpy 2 sorts 32-bit integers with SIMD on AVX2 and AVX-512
-    alike, 16-bit ones only on AVX-512; on an AVX2 machine 10,000 rows of 1,000 int32 places
-    sorted in 0.063 s, int16 ones in 0.38 s, and their partition took 0.11 s.
+    of its time. rng.choice draws the picks as ``rng.integers(0, len(work), ...)``; the middle
+    values of a sample are the sorted work at the places of its middle picks, which
+    gaqueens.reports.draws finds from the picks counted once for every group of the same size.
     tests/test_stats.py checks that both give the same numbers."""
     work = np.asarray(work, dtype=float)
     order = np.argsort(work, kind="stable")
-    rank = np.empty(len(work), dtype=PLACES if len(work) < 2**31 else np.int64)
-    rank[order] = np.arange(len(work))  # each run's place in the sorted work
-    picks = rank.take(rng.integers(0, len(work), (RESAMPLES, size)))
-    low, high = (size - 1) // 2, size // 2
-    picks.sort(axis=1)
+    low, high = draws.middle(rng, order, RESAMPLES, size)
     ordered = work[order]
-    return (ordered[picks[:, low]] + ordered[picks[:, high]]) / 2
+    return (ordered[low] + ordered[high]) / 2
 
 
 def median_interval(work: np.ndarray, rng: np.random.Generator, level: float = 0.95):

@@ -13,35 +13,18 @@ bootstrap they stand as CENSORED, and a median ratio at least REACHED reads as i
 from __future__ import annotations
 
 import warnings
+from types import SimpleNamespace
 
 import numpy as np
 from scipy import stats
 
-from gaqueens.reports.resampling import CENSORED, PLACES, REACHED
+from gaqueens.reports import draws
+from gaqueens.reports.resampling import CENSORED, REACHED
 
 ALPHA = 0.01  # the level at which a test is said to reject, after Holm's correction if many
 LEVEL = 0.95  # the level of the interval of a median ratio
 RESAMPLES = 9_999  # scipy.stats.bootstrap's default; the interval's ends move by about 1% between seeds
-
-
-def _coded(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """A sample's distinct values, ascending, and each value's place among them (small
-    integers, int32 as in resampling.medians): the k-th smallest place names the k-th
-    smallest value."""
-    distinct, places = np.unique(values, return_inverse=True)
-    return distinct, places.astype(PLACES if len(distinct) < 2**31 else np.int64)
-
-
-def _median(distinct: np.ndarray, places: np.ndarray, axis: int = -1) -> np.ndarray:
-    """The median along ``axis`` of the values whose places among ``distinct`` are ``places``:
-    the same number as the median of the values themselves, found by sorting the places (the
-    sort of small integers takes a fraction of a float sort's time on the many short rows of a
-    bootstrap)."""
-    rows = np.sort(places, axis=axis)
-    size = rows.shape[axis]
-    low = distinct[np.take(rows, (size - 1) // 2, axis=axis)]
-    high = distinct[np.take(rows, size // 2, axis=axis)]
-    return (low + high) / 2
+BATCH = 1_000  # resamples drawn at once, as scipy.stats.bootstrap(batch=BATCH) draws them
 
 
 def _ratio(top: np.ndarray, bottom: np.ndarray) -> np.ndarray:
@@ -64,24 +47,40 @@ def median_ratio(first, second, rng: np.random.Generator, level: float = LEVEL,
     (scipy.stats.bootstrap, each sample resampled on its own). Infinite values (unsolved runs)
     are allowed: a ratio whose two medians are both infinite is nan, and so is an interval that
     reaches such resamples. A sample of one value gives the ratio and no interval."""
-    # resampled as places among the distinct values (_coded): scipy draws the same picks
-    # whatever the samples hold, so the resamples' medians, and the interval, are those of
-    # the values, in half the time
-    (top, first), (bottom, second) = _coded(_finite(first)), _coded(_finite(second))
-    ratio = float(_ratio(_median(top, first), _median(bottom, second)))
-    if np.isnan(ratio) or min(len(first), len(second)) < 2:
+    samples = [_finite(first), _finite(second)]
+    orders = [np.argsort(sample, kind="stable") for sample in samples]
+    ordered = [sample[order] for sample, order in zip(samples, orders)]
+    top, bottom = (_middle(values, (len(values) - 1) // 2, len(values) // 2) for values in ordered)
+    ratio = float(_ratio(top, bottom))
+    if np.isnan(ratio) or min(map(len, samples)) < 2:
         return _uncensored(ratio), np.nan, np.nan
-
-    def ratio_of_medians(first, second, axis=-1):
-        return _ratio(_median(top, first, axis), _median(bottom, second, axis))
-
+    # the bootstrap distribution as scipy.stats.bootstrap draws it (batches of BATCH, each
+    # sample's picks in turn, as rng.integers(0, n, (batch, n))), its medians read from the
+    # picks counted once for every pair of the same sizes (gaqueens.reports.draws); scipy then
+    # takes its percentiles
+    distribution = []
+    for start in range(0, resamples, BATCH):
+        rows = min(BATCH, resamples - start)
+        top, bottom = (_middle(values, *draws.middle(rng, order, rows, len(order)))
+                       for values, order in zip(ordered, orders))
+        distribution.append(_ratio(top, bottom))
+    done = SimpleNamespace(bootstrap_distribution=np.concatenate(distribution))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # nan resamples: the interval is nan
-        result = stats.bootstrap((first, second), ratio_of_medians, vectorized=True,
-                                 paired=False, confidence_level=level, method="percentile",
-                                 n_resamples=resamples, batch=1000, rng=rng)
+        result = stats.bootstrap(samples, _ratio_of_medians, vectorized=True, paired=False,
+                                 confidence_level=level, method="percentile", n_resamples=0,
+                                 bootstrap_result=done)
     low, high = result.confidence_interval
     return _uncensored(ratio), _uncensored(low), _uncensored(high)
+
+
+def _middle(ordered: np.ndarray, low, high):
+    """The median from the sorted values at the places of the two middle ones."""
+    return (ordered[low] + ordered[high]) / 2
+
+
+def _ratio_of_medians(first, second, axis=-1):  # what the bootstrap distribution holds
+    return _ratio(np.median(first, axis=axis), np.median(second, axis=axis))
 
 
 def mann_whitney(first, second) -> tuple[float, float]:

@@ -1,0 +1,97 @@
+"""The bootstrap's picks, drawn once and counted, and the middle of each resample read from the
+counts: the numbers of sorting every resample, in a fraction of the time.
+
+Every group of runs of one size resamples from a generator seeded 0 (the summary's interval
+for each algorithm and board, each pair of the comparisons), so the picks
+``rng.integers(0, n, (rows, size))`` are the same array for all of them. ``middle`` draws them
+once per generator state and keeps how often each of the n runs is picked in each row (COUNTS
+is the most it keeps); a generator found in a state already drawn from is set to where that
+draw left it, exactly as if it had drawn again.
+
+From the counts, the k-th smallest pick of a row is the run, in sorted order, at which the
+count of the row's picks so far first exceeds k. The middle of a resample lies close to the
+middle of the runs (its spread is about n / (2 sqrt(size)) places), so a matrix-vector
+product counts the picks below a band of BAND such spreads either side, and a cumulative sum
+over the band's columns finds the middle; the rare row whose middle falls outside the band is
+counted in full. On the 100,000-run sweep (1,000 runs a group) the interval of a median took
+0.14 s by sorting each resample, and takes a tenth of that so.
+
+Where counting costs more than sorting (picks far fewer than the runs, as the verdict's
+100-run resamples of 1,000 runs) or would hold too much memory, the picks are sorted.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+BAND = 8  # spreads of a resample's middle either side of the runs' middle: the band counted
+COUNTS = 160 * 2**20  # bytes of counts kept for draws from states seen before
+CHUNK = 1_000  # rows counted at once
+
+_kept: dict = {}  # (generator state, n, rows, size) -> (counts, state after the draw)
+
+
+def middle(rng: np.random.Generator, order: np.ndarray, rows: int, size: int):
+    """The places, in the sorted runs, of the ((size - 1) // 2)-th and (size // 2)-th smallest
+    picks of each row of ``rng.integers(0, n, (rows, size))``, where ``order`` (n long, from a
+    stable argsort) lists the runs in sorted order; the generator advances as by that draw."""
+    n = len(order)
+    ks = ((size - 1) // 2, size // 2)
+    if 4 * size < n or rows * n * 4 > COUNTS or size >= 2**24:
+        # int32 places: numpy sorts 32-bit integers with SIMD on AVX2 and AVX-512 alike, 16-bit
+        # ones only on AVX-512 (six times slower on an AVX2 machine)
+        rank = np.empty(n, dtype=np.int32 if n < 2**31 else np.int64)
+        rank[order] = np.arange(n)  # each run's place in sorted order
+        picks = rank.take(rng.integers(0, n, (rows, size)))
+        picks.sort(axis=1)
+        return tuple(picks[:, k] for k in ks)
+    return _from_counts(_counts(rng, n, rows, size), order, size, ks)
+
+
+def _counts(rng: np.random.Generator, n: int, rows: int, size: int) -> np.ndarray:
+    """How often each run is picked in each row: (n, rows) float32, a run's counts in a row of
+    their own (the band's are then a few contiguous rows), whose sums are exact."""
+    generator = rng.bit_generator
+    key = (type(generator).__name__, repr(generator.state), n, rows, size)
+    if key in _kept:
+        counts, after = _kept[key]
+        generator.state = after
+        return counts
+    picks = rng.integers(0, n, (rows, size))
+    counts = np.empty((n, rows), dtype=np.float32)
+    for start in range(0, rows, CHUNK):
+        part = picks[start:start + CHUNK]
+        cells = part * len(part) + np.arange(len(part))[:, None]  # run, then row
+        counts[:, start:start + len(part)] = np.bincount(
+            cells.ravel(), minlength=n * len(part)).reshape(n, len(part))
+    while _kept and sum(c.nbytes for c, _ in _kept.values()) + counts.nbytes > COUNTS:
+        del _kept[next(iter(_kept))]  # the oldest first
+    _kept[key] = (counts, generator.state)
+    return counts
+
+
+def _from_counts(counts: np.ndarray, order: np.ndarray, size: int, ks) -> tuple:
+    """The place in sorted order of each row's k-th smallest pick, for each k of ``ks``
+    (neighbours in the middle; see the module's docstring)."""
+    n = counts.shape[0]
+    centre, spread = (min(ks) + 0.5) * n / size, n / (2 * math.sqrt(size))
+    low = max(0, int(centre - BAND * spread) - 2)
+    high = min(n, int(centre + BAND * spread) + 3)
+    below_band = np.zeros(n, dtype=np.float32)
+    below_band[order[:low]] = 1
+    below = below_band @ counts  # exact: float32 holds every count below 2**24
+    seen = counts.take(order[low:high], axis=0)
+    seen[0] += below
+    for i in range(1, len(seen)):  # a running sum down the band: np.cumsum(axis=0) took 8x as long
+        np.add(seen[i], seen[i - 1], out=seen[i])
+    places = []
+    for k in ks:
+        place = low + (seen <= k).sum(axis=0)  # the counts so far only grow along the band
+        outside = (below > k) | (seen[-1] <= k)
+        if outside.any():
+            full = counts[:, outside].take(order, axis=0).cumsum(axis=0)
+            place[outside] = (full <= k).sum(axis=0)
+        places.append(place)
+    return tuple(places)

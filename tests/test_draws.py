@@ -1,0 +1,72 @@
+"""The bootstrap's picks counted once: the middle picks read from the counts are those of
+sorting each resample, in the band, outside it and past the counts' memory, and a generator
+met again in a state already drawn from goes on as if it had drawn (rules:
+gaqueens/reports/draws.py)."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gaqueens.reports import draws
+
+
+def sorted_middle(seed, order, rows, size):
+    """The plain way: each row's picks as places in sorted order, sorted."""
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    picks = np.sort(rank[np.random.default_rng(seed).integers(0, len(order), (rows, size))], axis=1)
+    return picks[:, (size - 1) // 2], picks[:, size // 2]
+
+
+@pytest.fixture(autouse=True)
+def nothing_kept():
+    draws._kept.clear()
+    yield
+    draws._kept.clear()
+
+
+@given(st.integers(1, 300), st.integers(1, 400), st.integers(1, 60), st.integers(0, 2**32),
+       st.sampled_from([0, 1, draws.BAND]))
+def test_the_middle_picks_are_those_of_sorted_resamples(n, size, rows, seed, band):
+    """With a band of no spread at all most rows fall outside it and are counted in full;
+    sizes below n / 4 take the sorting path."""
+    order = np.random.default_rng(seed + 1).permutation(n)
+    kept, draws.BAND = draws.BAND, band
+    try:
+        ours = draws.middle(np.random.default_rng(seed), order, rows, size)
+    finally:
+        draws.BAND = kept
+    for mine, plain in zip(ours, sorted_middle(seed, order, rows, size)):
+        np.testing.assert_array_equal(mine, plain)
+
+
+def test_a_state_drawn_from_again_gives_the_same_picks_and_advances_the_generator():
+    order = np.arange(500)[::-1]
+    first, again, fresh = (np.random.default_rng(7) for _ in range(3))
+    before = draws.middle(first, order, 200, 500)
+    assert len(draws._kept) == 1
+    after = draws.middle(again, order, 200, 500)
+    assert len(draws._kept) == 1  # counted once
+    for a, b in zip(before, after):
+        np.testing.assert_array_equal(a, b)
+    fresh.integers(0, 500, (200, 500))
+    assert again.integers(0, 2**62) == fresh.integers(0, 2**62) == first.integers(0, 2**62)
+
+
+def test_the_counts_kept_stay_within_their_memory(monkeypatch):
+    monkeypatch.setattr(draws, "COUNTS", 3 * 100 * 400 * 4)  # three draws' counts
+    order = np.arange(400)
+    for seed in range(5):
+        draws.middle(np.random.default_rng(seed), order, 100, 400)
+    assert sum(counts.nbytes for counts, _ in draws._kept.values()) <= draws.COUNTS
+    assert len(draws._kept) == 3
+
+
+def test_draws_too_large_to_count_are_sorted(monkeypatch):
+    monkeypatch.setattr(draws, "COUNTS", 1000)
+    order = np.arange(300)
+    ours = draws.middle(np.random.default_rng(2), order, 50, 300)
+    assert not draws._kept
+    for mine, plain in zip(ours, sorted_middle(2, order, 50, 300)):
+        np.testing.assert_array_equal(mine, plain)
