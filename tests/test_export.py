@@ -14,6 +14,7 @@ from iohinspector.align import align_data
 
 from gaqueens import read_runs, read_traces
 from gaqueens.export import main
+from gaqueens.reports import ioh
 from gaqueens.reports.ioh import run_lines
 from gaqueens.reports import runtimes
 from gaqueens.sweep import main as sweep
@@ -163,7 +164,22 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, folder, capsys):
     assert stop.value.code == 2
 
 
-def test_a_tampered_run_fails_the_verifier_and_nothing_is_written(folder, tmp_path, capsys):
+def test_two_processes_write_the_same_files_as_one(folder, exported, tmp_path, monkeypatch):
+    """From PARALLEL_FROM runs the algorithms are written by two forked processes."""
+    monkeypatch.setattr(ioh, "PARALLEL_FROM", 0)
+    assert main([str(folder), "--out", str(tmp_path / "both")]) == 0
+    files = sorted(p.relative_to(exported) for p in exported.rglob("*.*")
+                   if p.name != "gaqueens-export.txt")
+    assert files == sorted(p.relative_to(tmp_path / "both") for p in (tmp_path / "both").rglob("*.*")
+                           if p.name != "gaqueens-export.txt")
+    for path in files:
+        assert (tmp_path / "both" / path).read_bytes() == (exported / path).read_bytes()
+
+
+@pytest.mark.parametrize("parallel_from", [0, 10**9])
+def test_a_tampered_run_fails_the_verifier_and_nothing_is_written(folder, tmp_path, capsys,
+                                                                   monkeypatch, parallel_from):
+    monkeypatch.setattr(ioh, "PARALLEL_FROM", parallel_from)  # in workers, and here
     copy = tmp_path / "copy"
     copy.mkdir()
     with sqlite3.connect(folder / "runs.sqlite") as source, sqlite3.connect(copy / "runs.sqlite") as target:

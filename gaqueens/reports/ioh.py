@@ -18,6 +18,7 @@ from gaqueens.runtime import manifest
 from gaqueens.runtime.claims import each_row_problem, own_best, stored_claims
 from gaqueens.reports import runtimes
 from gaqueens.runtime.store import FILE, Store, Unreadable
+from gaqueens.runtime.workers import Workers
 
 MARKER = "gaqueens-export.txt"
 FUNCTION_ID = 1  # each export holds one problem, its function 1
@@ -37,6 +38,7 @@ def json_name(problem: str) -> str:
 def data_folder(problem: str) -> str:
     return f"data_f{FUNCTION_ID}_{function_name(problem)}"
 HEADER = "evaluations raw_y"
+PARALLEL_FROM = 20_000  # runs from which the algorithms are written by two processes at once
 
 
 class Refused(BadInput):
@@ -108,6 +110,14 @@ def write_algorithm(folder: Path, name: str, settings: dict, runs, traces: dict)
     return len(runs)
 
 
+def _write_stored(source: Path, folder: Path, name: str, settings: dict, runs, keys) -> int:
+    """write_algorithm with the algorithm's traces read from the store at ``source``, opened
+    here (in a worker of its own): an algorithm's traces at a time, as those of a large sweep
+    fill gigabytes."""
+    with Store(source) as store:
+        return write_algorithm(folder, name, settings, runs, store.trace_arrays(keys, name))
+
+
 def export(source: Path, out: Path, say=print) -> dict[str, int]:
     """Writes the IOH export of ``source`` into ``out``; returns the runs per algorithm."""
     _check(source, out)
@@ -131,12 +141,11 @@ def export(source: Path, out: Path, say=print) -> dict[str, int]:
             partial = out.with_name(out.name + ".partial")
             shutil.rmtree(partial, ignore_errors=True)
             partial.mkdir(parents=True)
-            counts = {}
-            try:  # an algorithm's traces at a time: those of a large sweep fill gigabytes
-                for name in exported:
-                    counts[name] = write_algorithm(partial / name, name, settings.get(name, {}),
-                                                   runs[runs["algorithm"] == name],
-                                                   store.trace_arrays(keys, name))
+            try:
+                tasks = [(source, partial / name, name, settings.get(name, {}),
+                          runs[runs["algorithm"] == name], keys) for name in exported]
+                with Workers(2 if len(runs) >= PARALLEL_FROM and len(tasks) > 1 else 1) as pool:
+                    counts = dict(zip(exported, pool.later(_write_stored, tasks)()))
                 write_text(partial / MARKER, _describe(source, counts, left, runs))
                 _replace(out, partial)
             finally:
