@@ -169,3 +169,11 @@ def test_the_constructions_bounds_are_one_goal_met_only_by_all(monkeypatch):
     report = common.Report()
     solvers.construction(300, 1, report)
     assert report.goals[0]["met"] == "not met"
+
+
+def test_peak_memory_is_stated_in_the_units_of_its_goal():
+    """The kernel's KiB as MB of 10^6 bytes, the unit of the goals' GB (10^9 bytes): by hand,
+    2,000,000 KiB are 2,048 MB, the largest of the runs given."""
+    runs = [{"peak_kb": 1_000}, {"peak_kb": 2_000_000}, {"peak_kb": None}]
+    assert solvers._mb(runs) == "2,048 MB"
+    assert solvers._mb([{"peak_kb": None}]) == "not measured here"

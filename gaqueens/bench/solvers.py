@@ -107,9 +107,10 @@ def _spread_s(values) -> str:
 
 
 def _mb(runs: list[dict], key: str = "peak_kb") -> str:
-    """The largest of the runs' peak memories, in MB."""
+    """The largest of the runs' peak memories, in MB (10^6 bytes, as the GB of the goals are
+    10^9; the kernel gives KiB)."""
     values = [run[key] for run in runs if run.get(key)]
-    return f"{max(values) / 1024:,.0f} MB" if values else "not measured here"
+    return f"{max(values) * 1024 / 1e6:,.0f} MB" if values else "not measured here"
 
 
 def _compiler() -> list[str] | None:
@@ -252,7 +253,7 @@ def first_calls(scratch: Path, report: Report) -> None:
         dist = distribution(name)
         size = sum(os.path.getsize(p) for p in map(dist.locate_file, dist.files or [])
                    if os.path.isfile(p))
-        sizes.append(f"{name} {dist.version} {size / 2**20:.0f} MB")
+        sizes.append(f"{name} {dist.version} {size / 1e6:.0f} MB")
     env = {**os.environ, "NUMBA_CACHE_DIR": str(scratch / "numba-cache")}
     shutil.rmtree(scratch / "numba-cache", ignore_errors=True)
     command = [sys.executable, "-m", "gaqueens.bench.solver_runs", "first"]
