@@ -19,7 +19,8 @@ What makes it fast, and what keeps each run its own:
   gaqueens.problems.nqueens.swaps), counted per run. Only the survivors' rows are copied; a
   surviving child is made in its new row from its parent's.
 - Each seed draws from its own Randomness, in its own run's order (gaqueens.ga.draws); a
-  window of generations' draws is laid out for all rows at once.
+  window of generations' draws is laid out for all rows at once. The seeds' generators are
+  numpy's default_rng(seed), seeded together (gaqueens.ga.seeding).
 - The population stays sorted by fitness (survivors best), so the best survivor is row 0: a
   generation improves the best found exactly when row 0 is better than it, and that row is
   then the first child of the lowest fitness, the one DEAP's HallOfFame keeps. The trace's
@@ -44,6 +45,7 @@ from functools import cache
 import numpy as np
 
 from gaqueens import problems
+from gaqueens.ga import seeding
 from gaqueens.ga.draws import Draws, bases, calls
 from gaqueens.ga.history import History
 from gaqueens.ga.randomness import Randomness
@@ -74,7 +76,8 @@ class Runs:
         self.settings, self.n = settings, board
         self.width = board + self.fitness.state_width  # a genome and its state, side by side
         self.mu, self.lam = settings.population, settings.children
-        self.randomness = [Randomness(seed) for seed in seeds]
+        self.randomness = [Randomness(seed, made)
+                           for seed, made in zip(seeds, seeding.generators(seeds))]
         self.ids = np.arange(len(seeds))  # each row's seed, by its place in ``seeds``
         self.alive = np.ones(len(seeds), dtype=bool)
         self.ended = 0  # rows whose run ended

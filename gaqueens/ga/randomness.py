@@ -84,9 +84,10 @@ class Randomness:
     returns the next row of its key's block: read it, do not change it.
     """
 
-    def __init__(self, seed: int):
+    def __init__(self, seed: int, generator: np.random.Generator | None = None):
         self.seed = seed
-        self.numpy = np.random.default_rng(seed)
+        # np.random.default_rng(seed), or that very generator made beforehand (gaqueens.ga.seeding)
+        self.numpy = np.random.default_rng(seed) if generator is None else generator
         self._blocks: dict[tuple, list] = {}  # key -> [block, calls served, blocks drawn]
 
     @cached_property
