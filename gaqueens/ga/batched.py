@@ -120,11 +120,12 @@ class Runs:
         for places, generation, best, best_value, evaluations in self.pending:
             pairs = (best_value if settings.fitness == self.problem.measures[0]
                      else self.problem.conflicts(self.n, best))
-            for k, seed in enumerate(self.ids[places].tolist()):
-                self.results[seed] = dict(
-                    solved=bool(best_value[k] <= settings.solved_at), conflicts=int(pairs[k]),
-                    work=int(evaluations[k]), solution=best[k], generations=generation,
-                    trace=next(traces))
+            for seed, solved, conflicts, work, solution in zip(
+                    self.ids[places].tolist(), (best_value <= settings.solved_at).tolist(),
+                    pairs.tolist(), evaluations.tolist(), best):
+                self.results[seed] = dict(solved=solved, conflicts=int(conflicts), work=work,
+                                          solution=solution, generations=generation,
+                                          trace=next(traces))
         self.pending = []
 
     def compact(self) -> None:

@@ -5,9 +5,11 @@ the N-Queens Conflicts, the full count."""
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
-from gaqueens.problems.nqueens.fitness import Conflicts, FITNESSES
+from gaqueens.problems.nqueens.fitness import FITNESSES, Conflicts
 
 
 class SwapConflicts:
@@ -38,8 +40,6 @@ class SwapConflicts:
     them against Conflicts on random permutations and swaps (hypothesis).
     """
 
-    WEIGHTS = np.array([-1, -1, -1, -1, 1, 1, 1, 1])  # the left counters, then the entered
-
     def __init__(self, n: int, measure: str = "pairs"):
         if measure not in FITNESSES:
             raise ValueError(f"measure must be one of {', '.join(FITNESSES)}, got {measure!r}")
@@ -66,7 +66,8 @@ class SwapConflicts:
         rising = diagonals[2] == diagonals[3]  # or the left rising ones
         if self.measure == "pairs":
             attack |= rising
-            change = (self.WEIGHTS @ counts.reshape(8, -1)).reshape(counts.shape[1:])
+            sums = counts.reshape(2, 4, *counts.shape[1:]).sum(axis=1, dtype=np.int64)
+            change = sums[1] - sums[0]  # the entered counts less the left ones
             change += np.where(attack, 6, 4)
             return change
         counts = counts.astype(np.int64)
@@ -76,11 +77,21 @@ class SwapConflicts:
 
     def move(self, flat: np.ndarray, diagonals: np.ndarray) -> None:
         """Makes the swaps in ``flat``, a 1-D array of counters, ``diagonals`` (8, ...) being
-        each swap's counters in it with their offset (no two swaps on one genome)."""
-        for left in (diagonals[0:4:2], diagonals[1:4:2]):  # a pair may share a counter
-            flat[left] -= 1
-        for entered in (diagonals[4::2], diagonals[5::2]):
-            flat[entered] += 1
+        each swap's counters in it with their offset (no two swaps on one genome). The
+        counters of row i (the even ones) are four different counters, and so are those of
+        row j (the odd ones): only the two rows' may coincide, so each row's four change at
+        once, -1 where left (the type's wrap-around for unsigned counters) and +1 where
+        entered."""
+        signs = _signs(flat.dtype, diagonals.ndim)
+        flat[diagonals[0::2]] += signs
+        flat[diagonals[1::2]] += signs
+
+
+@cache
+def _signs(dtype: np.dtype, ndim: int) -> np.ndarray:
+    """-1, -1, +1, +1 in ``dtype`` (wrapping round for unsigned types), as a column of ``ndim``
+    axes: a row's left counters and its entered ones."""
+    return np.array([-1, -1, 1, 1]).astype(dtype).reshape(4, *[1] * (ndim - 1))
 
 
 class RunsFitness:
