@@ -46,12 +46,15 @@ FAMILY = {
 }
 
 
+@pytest.mark.parametrize("compiled", [False, True], ids=["numpy", "compiled"])
 @pytest.mark.parametrize("name", sorted(FAMILY))
-def test_each_seeds_run_is_the_general_engines(name):
+def test_each_seeds_run_is_the_general_engines(name, compiled):
+    """Each generation in numpy, and in the problem's compiled kernel
+    (gaqueens.problems.nqueens.generation_kernel): the same runs either way."""
     settings, boards, seeds = FAMILY[name]
     assert batched.covers(settings, boards[0])
     for board in boards:
-        together = ga.run_many(settings, board, seeds)
+        together = ga.run_many(settings, board, seeds, compiled=compiled)
         alone = [general.run(settings, board, seed) for seed in seeds]
         assert [r.generations for r in together] == [r.generations for r in alone]
         assert all(same_run(a, b) for a, b in zip(together, alone)), (name, board)
@@ -64,14 +67,16 @@ def test_the_family_ends_runs_both_ways_in_one_batch():
     assert {r.solved for r in results} == {True, False}
 
 
-def test_the_published_tables_runs_are_reproduced():
+@pytest.mark.parametrize("compiled", [False, True], ids=["numpy", "compiled"])
+def test_the_published_tables_runs_are_reproduced(compiled):
     """results/table/runs.csv: every run's generations, evaluations, conflicts and solution."""
     with open(TABLE, encoding="utf-8") as file:
         rows = [row for row in csv.DictReader(file) if row["algorithm"] == "ga"]
     assert len(rows) == 500
     for board in sorted({int(row["board"]) for row in rows}):
         mine = sorted((r for r in rows if int(r["board"]) == board), key=lambda r: int(r["seed"]))
-        results = ga.run_many(GaSettings(), board, [int(r["seed"]) for r in mine])
+        results = ga.run_many(GaSettings(), board, [int(r["seed"]) for r in mine],
+                              compiled=compiled)
         for row, result in zip(mine, results):
             assert (int(row["generations"]), int(row["work"]), int(row["conflicts"])) == (
                 result.generations, result.work, result.conflicts)

@@ -38,7 +38,8 @@ def test_without_genoxide_the_bench_says_how_to_install_it(monkeypatch):
                        alone_seeds=range(1, 2), deap_seeds=range(1, 2))
     engine.engine_cost(plan, report, None)
     assert any(common.INSTALL in line for line in report.lines)
-    assert {row["engine"] for row in report.rows} == {common.NUMPY, engine.ALONE, common.DEAP}
+    assert {row["engine"] for row in report.rows} == {common.NUMPY, engine.COMPILED, engine.ALONE,
+                                                      common.DEAP}
     assert command.main(["--genoxide-table", "8", "--seeds", "1..3"]) == 2
 
 

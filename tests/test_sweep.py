@@ -143,6 +143,43 @@ def test_batches_hold_more_seeds_when_their_runs_advance_together(tmp_path):
     assert sizes(baseline, 2) == [("local-search", 8, 5)] * 4
 
 
+def test_a_large_sweep_runs_its_ga_batches_compiled(tmp_path):
+    """runtime.batches: COMPILED_RUNS runs a worker that advance together on boards from
+    COMPILED_FROM make every batch that advances together compiled; fewer, none; runs made one
+    after another never."""
+    from gaqueens.runtime.batches import COMPILED_FROM, COMPILED_RUNS, batches
+
+    def compiled(text, workers):
+        experiment = load(experiment_file(tmp_path, text))
+        return {(batch.name, batch.board, batch.compiled)
+                for batch in batches(experiment, experiment.tasks(), workers)}
+
+    def sweep(last, boards=f"[8, {COMPILED_FROM}]", more=""):
+        return f"boards: {boards}\nseeds: {{first: 1, last: {last}}}\n{more}"
+
+    enough = COMPILED_RUNS * 2
+    assert compiled(sweep(enough), 2) == {("ga", 8, True), ("ga", COMPILED_FROM, True)}
+    assert compiled(sweep(enough - 1), 2) == {("ga", 8, False), ("ga", COMPILED_FROM, False)}
+    assert compiled(sweep(enough), 3) == {("ga", 8, False), ("ga", COMPILED_FROM, False)}
+    small_boards = sweep(enough * 4, boards=f"[8, {COMPILED_FROM - 1}]")
+    assert {c for *_, c in compiled(small_boards, 2)} == {False}
+    one_by_one = sweep(enough, more="ga: {variation: and, mutpb: 1}\n")
+    assert {c for *_, c in compiled(one_by_one, 2)} == {False}
+
+
+def test_a_compiled_sweep_stores_the_runs_of_a_numpy_one_and_says_so(tmp_path, monkeypatch):
+    from gaqueens.runtime import batches
+
+    text = "boards: [8, 33]\nseeds: {first: 1, last: 6}\n"
+    assert sweep(tmp_path, tmp_path / "plain", "--workers", "1", text=text) == 0
+    monkeypatch.setattr(batches, "COMPILED_RUNS", 1)
+    assert sweep(tmp_path, tmp_path / "made", "--workers", "1", text=text) == 0
+    pd.testing.assert_frame_equal(rows(tmp_path / "made"), rows(tmp_path / "plain"))
+    plain, made = (json.loads((tmp_path / name / "manifest.json").read_text())
+                   for name in ("plain", "made"))
+    assert "compiled" not in plain and made["compiled"]["numba"]
+
+
 def test_workers_are_handed_a_batch_each_before_any_gets_a_second():
     """The first batches are the largest boards' (runtime.batches): two workers must not both
     wait while one holds the two largest (executors._Pool._hand_out)."""

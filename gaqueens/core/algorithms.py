@@ -46,7 +46,7 @@ class Algorithm:
     prepare: Callable[[], None] | None = None  # a plug-in's: what every run needs loaded
     source: str | None = None  # a plug-in's module, whose source its runs record
     memory: Callable[..., int] | None = None  # bytes a run needs: memory(settings, board)
-    run_many: Callable[[object, int, list], list] | None = None  # runs of several seeds
+    run_many: Callable[..., list] | None = None  # runs of several seeds (and compiled=True)
     together: Callable[[object, int], bool] | None = None  # whether run_many shares arrays
     warm: Callable[[object], None] | None = None  # an untimed run, paying one-off costs
     problems: tuple[str, ...] | None = ("nqueens",)  # the problems it solves; None: any

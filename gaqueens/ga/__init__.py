@@ -55,15 +55,18 @@ def replay_many(settings: GaSettings, board: int, seeds, observers) -> list[Resu
             for seed, observe in zip(seeds, observers, strict=True)]
 
 
-def run_many(settings: GaSettings, board: int, seeds) -> list[Result]:
+def run_many(settings: GaSettings, board: int, seeds, compiled: bool = False) -> list[Result]:
     """The runs of several seeds on an n x n board, each the run ``run`` gives for its seed:
     advanced together in one array when the settings are of the batched family
     (gaqueens.ga.batched: the published settings and their neighbours), else one after the
     other. Each result's ``seconds`` is its share of the batch's processor time (batched.py
-    says how it is shared), or its own run's processor time (time.thread_time)."""
+    says how it is shared), or its own run's processor time (time.thread_time).
+    ``compiled``: the batched family's generations in the problem's compiled kernel (N-Queens:
+    gaqueens.problems.nqueens.generation_kernel), the same runs at less cost once numba is
+    loaded (gaqueens.runtime.batches says when a sweep asks for it)."""
     seeds = list(seeds)
     if batched.covers(settings, board):
-        return batched.run_many(settings, board, seeds)
+        return batched.run_many(settings, board, seeds, compiled=compiled)
     results = []
     for seed in seeds:
         start = time.thread_time()

@@ -27,6 +27,10 @@ What makes it fast, and what keeps each run its own:
   min, median and max are columns of the sorted rows (gaqueens.ga.history).
 - A run that ends gives its result at once and stays in the arrays until the window of draws
   ends; then the ended runs' rows are dropped.
+- ``compiled`` (a large sweep's batches, gaqueens.runtime.batches): each generation is the
+  problem's compiled kernel instead (N-Queens: gaqueens.problems.nqueens.generation_kernel),
+  the same numbers in one call in place of some forty numpy calls: about half of ga.run_many's
+  time on every board of the table (100 seeds), once numba is loaded.
 
 ``seconds``: each generation's time (with the draws it took) is shared evenly among the runs
 it advanced, and the set-up and the end among all; a run's seconds is its share, so a batch's
@@ -70,7 +74,7 @@ class Runs:
     the trace. A run that ends (``finish``) stays in the arrays, not alive, until ``compact``
     drops the ended ones when a window of draws ends, having made their results (``settle``)."""
 
-    def __init__(self, settings: GaSettings, board: int, seeds: list[int]):
+    def __init__(self, settings: GaSettings, board: int, seeds: list[int], compiled=None):
         self.problem = problems.get(settings.problem)
         self.fitness = self.problem.swaps(board, settings.fitness, len(seeds))
         self.settings, self.n = settings, board
@@ -95,6 +99,7 @@ class Runs:
         self.history.record(self.values, self.fitness.evaluations)
         self.results: dict[int, dict] = {}  # each ended run's Result, but its seconds
         self.pending: list[tuple] = []  # the runs ended, whose results are not made yet
+        self.compiled = compiled  # the problem's compiled generation, or None: numpy's
 
     def rows(self) -> int:
         return len(self.ids)
@@ -142,18 +147,22 @@ class Runs:
         self.alive, self.ended = self.alive[keep], 0
 
 
-def run_many(settings: GaSettings, board: int, seeds, observe=None) -> list[Result]:
+def run_many(settings: GaSettings, board: int, seeds, observe=None,
+             compiled: bool = False) -> list[Result]:
     """The runs of ``seeds`` on an n x n board, together; each result is the one
     gaqueens.ga.general.run gives for its seed (``covers`` must hold). ``observe``, if given,
     holds a callable per seed: each sees its run's best found so far after each generation,
-    as general.run's ``observe`` does, until the run ends."""
+    as general.run's ``observe`` does, until the run ends. ``compiled``: each generation in
+    the problem's compiled kernel where it has one (the same runs; loaded before the clock
+    starts, so the loading is no run's seconds)."""
     if not covers(settings, board):
         raise ValueError("these settings are not of the batched family: see covers()")
     seeds = list(seeds)
     if not seeds:
         return []
+    compiled = _compiled(settings, board) if compiled else None
     start = time.thread_time()
-    runs = Runs(settings, board, seeds)
+    runs = Runs(settings, board, seeds, compiled)
     history = runs.history
     target, generation = settings.target, 0
     draws = Draws(calls(settings, board))
@@ -203,7 +212,13 @@ def run_many(settings: GaSettings, board: int, seeds, observe=None) -> list[Resu
 
 def step(runs: Runs, drawn: tuple[np.ndarray, np.ndarray]) -> None:
     """One generation of every row: tournaments, swaps, the children's fitness from their
-    parents' counters, the survivors, and the best found."""
+    parents' counters, the survivors, and the best found; the problem's compiled generation
+    does the same where there is one (``_compiled``)."""
+    if runs.compiled is not None:
+        runs.cells, runs.values = runs.compiled(runs.cells, runs.values, *drawn,
+                                                runs.fitness.evaluations, runs.best,
+                                                runs.best_value)
+        return
     settings, mu, lam, n, width = runs.settings, runs.mu, runs.lam, runs.n, runs.width
     count = runs.rows()
     values = runs.values
@@ -254,6 +269,12 @@ def step(runs: Runs, drawn: tuple[np.ndarray, np.ndarray]) -> None:
     if improved.any():
         runs.best_value = np.minimum(runs.best_value, runs.values[:, 0])
         runs.best[improved] = new[improved.nonzero()[0] * mu, :n]
+
+
+def _compiled(settings: GaSettings, board: int):
+    """The problem's compiled generation, loaded, or None where it has none."""
+    return problems.get(settings.problem).compiled(board, settings.fitness, settings.scheme,
+                                                   settings.ties, _small(board))
 
 
 def _observe(observe, runs: Runs, generation: int) -> None:

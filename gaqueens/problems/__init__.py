@@ -25,6 +25,10 @@ A problem is an object (subclass Problem) with:
     drawing(solution)                  the genome drawn in text, or None
     swaps(size, measure, runs)         optional: an incremental fitness of swap children for
                      the GA's batched path (gaqueens.ga.batched), or None
+    compiled(size, measure, scheme, ties, dtype)   optional: that path's whole generation
+                     compiled and loaded, a function of the batch's arrays, or None (see
+                     gaqueens.ga.batched.step for what it must do, and
+                     gaqueens.problems.nqueens.generation_kernel)
 
 The GA counts its evaluations through ``fitness(size, measure)``, a Fitness that counts the
 genomes it is given, as IOHexperimenter's problems count theirs.
@@ -99,6 +103,9 @@ class Problem:
         return None
 
     def swaps(self, size: int, measure: str, runs: int):
+        return None
+
+    def compiled(self, size: int, measure: str, scheme: str, ties: str, dtype):
         return None
 
 

@@ -1,5 +1,12 @@
 """The unit of work sent to a worker, a batch of runs of one algorithm on one board, and how an
-experiment's missing runs are grouped into batches that fit a worker's memory."""
+experiment's missing runs are grouped into batches that fit a worker's memory.
+
+A sweep with at least COMPILED_RUNS runs a worker that advance together on boards from
+COMPILED_FROM runs all its batches that advance together in the problem's compiled generation
+(``compiled``: ga.run_many's, the same runs): loading numba and the kernel costs each process
+about 0.75 s, which the runs of a small sweep (the published table, about 0.5 s of runs a
+worker) never earn back, and a large one does many times over.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +21,7 @@ BATCH = 25  # runs sent to a worker at once, one after another: at most this man
 TOGETHER = 50  # the same for runs advanced together (the GA's published family), which cost
 # less the more seeds share the arrays: the published table's runs take about 20% less CPU in
 # batches of 50 seeds than of 25 (ga.run_many on boards 8 to 128, seeds 1 to 100)
+COMPILED_FROM, COMPILED_RUNS = 32, 1000  # see the module's docstring
 
 
 @dataclass(frozen=True)
@@ -26,10 +34,12 @@ class Batch:
     settings: object
     board: int
     seeds: tuple[int, ...]
+    compiled: bool = False  # in the algorithm's compiled kernel (runs advanced together)
 
     def run(self) -> list:
         """The batch's (seed, Result) pairs, computed here."""
-        return execute_batch(self.algorithm, self.settings, self.board, list(self.seeds))
+        return execute_batch(self.algorithm, self.settings, self.board, list(self.seeds),
+                             self.compiled)
 
     def __str__(self) -> str:
         seeds = (f"seed {self.seeds[0]}" if len(self.seeds) == 1
@@ -43,22 +53,29 @@ def batches(experiment, todo: list[tuple[str, int, int]], workers: int,
     seeds, the largest boards first so that the longest runs start early: runs made one after
     another in batches of at most BATCH, at least two a worker for each group; runs advanced
     together in as few batches as there are workers, of at most TOGETHER, and of no more than
-    fit a worker's memory ``budget`` (bytes; memory_problem has made sure that one run fits)."""
+    fit a worker's memory ``budget`` (bytes; memory_problem has made sure that one run fits);
+    those compiled in a large sweep (the module's docstring)."""
     seeds = defaultdict(list)
     for name, board, seed in todo:
         seeds[name, board].append(seed)
+    together = {key: runs_together(experiment.entry(key[0]).runner,
+                                   experiment.entry(key[0]).settings, key[1]) for key in seeds}
+    large = sum(len(group) for key, group in seeds.items()
+                if together[key] and key[1] >= COMPILED_FROM)
+    compiled = large >= COMPILED_RUNS * max(1, workers)
     out = []
     for (name, board), group in sorted(seeds.items(), key=lambda item: -item[0][1]):
         entry = experiment.entry(name)
         algorithm, settings = entry.runner, entry.settings
-        if runs_together(algorithm, settings, board):
+        if together[name, board]:
             size = min(TOGETHER, -(-len(group) // workers))
             while size > 1 and budget is not None and (
                     need(algorithm, settings, board, size) or 0) > budget:
                 size -= 1
         else:
             size = max(1, min(BATCH, len(group) // (2 * workers)))
-        out += [Batch(name, algorithm, settings, board, tuple(group[i:i + size]))
+        out += [Batch(name, algorithm, settings, board, tuple(group[i:i + size]),
+                      compiled and together[name, board])
                 for i in range(0, len(group), size)]
     return out
 

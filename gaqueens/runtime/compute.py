@@ -83,6 +83,8 @@ def compute(store: Store, experiment: Experiment, plan: Plan,
     try:
         record = manifest.start(experiment, plan.argv, plan.executor)
         record["runs_stored_before"] = len(tasks) - len(todo)
+        if any(batch.compiled for batch in work):  # the GA's generation in numba (batches.py)
+            record["compiled"] = {"numba": manifest.version("numba")}
         record["code"] = codes
         earlier = manifest.read(experiment.output)
         if earlier is not None and record["runs_stored_before"]:  # the sweeps that made them

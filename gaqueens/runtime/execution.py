@@ -56,14 +56,16 @@ def runs_together(algorithm: Algorithm, settings, board: int) -> bool:
     return algorithm.together is not None and algorithm.together(settings, board)
 
 
-def execute_batch(algorithm: Algorithm, settings, board: int, seeds: list[int]) -> list[tuple[int, Result]]:
+def execute_batch(algorithm: Algorithm, settings, board: int, seeds: list[int],
+                  compiled: bool = False) -> list[tuple[int, Result]]:
     """Runs one algorithm on one board for several seeds: the unit of work sent to a worker.
     An algorithm with ``run_many`` (the GA) runs them its way, each run its seed's own, its
-    ``seconds`` its share of the batch's processor time where they advance together; any
-    other one after the other."""
+    ``seconds`` its share of the batch's processor time where they advance together, in its
+    compiled kernel if ``compiled``; any other one after the other."""
     if algorithm.run_many is not None:
         warm(algorithm, settings)
-        return list(zip(seeds, algorithm.run_many(settings, board, seeds)))
+        more = {"compiled": True} if compiled else {}
+        return list(zip(seeds, algorithm.run_many(settings, board, seeds, **more)))
     return [(seed, execute(algorithm, settings, board, seed)) for seed in seeds]
 
 

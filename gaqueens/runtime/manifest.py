@@ -23,7 +23,7 @@ def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def _version(package: str) -> str | None:
+def version(package: str) -> str | None:
     try:
         return metadata.version(package)
     except metadata.PackageNotFoundError:
@@ -69,7 +69,7 @@ def code_identity() -> str:
     checkout its commit and the digest of the package's uncommitted changes, if any. Read once
     a process, as the modules it runs were loaded once."""
     git = checkout()
-    text = f"gaqueens {_version('gaqueens')}"
+    text = f"gaqueens {version('gaqueens')}"
     if git.get("commit"):
         text += f", commit {git['commit']}"
         if git.get("changes"):
@@ -151,10 +151,10 @@ def start(experiment, argv: list[str] | None, executor: str) -> dict:
                     else "python -m gaqueens.sweep " + shlex.join(argv)),
         "executor": executor,
         "versions": {
-            "gaqueens": _version("gaqueens"),
+            "gaqueens": version("gaqueens"),
             "python": platform.python_version(),
-            **{name: _version(name) for name in ("deap", "numpy", "pandas", "matplotlib")},
-            **({"dask": _version("dask"), "distributed": _version("distributed")}
+            **{name: version(name) for name in ("deap", "numpy", "pandas", "matplotlib")},
+            **({"dask": version("dask"), "distributed": version("distributed")}
                if executor.startswith("dask") else {}),
         },
         "git": checkout(),
@@ -203,4 +203,4 @@ def describe(manifest: dict | None) -> str:
 
 def exporter() -> str:
     """The code writing tables and plots now, which a rerun may make newer than the runs'."""
-    return f"{code(checkout(), _version('gaqueens'))}, {now()}"
+    return f"{code(checkout(), version('gaqueens'))}, {now()}"

@@ -6,6 +6,7 @@ pairs of queens that attack each other.
 
     fitness.py         the GA's batched fitness by two measures, counting its evaluations
     swaps.py           a swap child's fitness from its parent's diagonal counts (the batched GA)
+    generation_kernel.py  the batched GA's whole generation compiled (boards from 32)
     verifier.py        the independent verifier, which imports nothing of what makes answers
     facts.py           random placements' mean conflicts, known solution counts, the drawing
     counting.py        every solution counted (and its compiled kernel, counting_kernel.py)
@@ -14,6 +15,8 @@ pairs of queens that attack each other.
 """
 
 from __future__ import annotations
+
+from functools import partial
 
 import numpy as np
 
@@ -60,6 +63,13 @@ class NQueens(Problem):
         from gaqueens.problems.nqueens.swaps import RunsFitness
 
         return RunsFitness(size, measure, runs)
+
+    def compiled(self, size: int, measure: str, scheme: str, ties: str, dtype):
+        from gaqueens.problems.nqueens import generation_kernel  # imports numba
+
+        generation_kernel.load(dtype)
+        return partial(generation_kernel.generation, n=size, scheme=scheme, ties=ties,
+                       measure=measure)
 
 
 PROBLEM = PROBLEMS.register("nqueens", NQueens(), place="gaqueens.problems.nqueens.NQueens")

@@ -1,0 +1,154 @@
+"""The batched GA's whole generation on N-Queens, compiled by numba: what
+gaqueens.ga.batched.step does in some forty numpy calls, done row by row in one call
+(``ga.run_many(..., compiled=True)``; a sweep asks for it when it is large, by the rule of
+gaqueens.runtime.batches).
+
+The same generation, number for number: each child's parent is the first drawn of the lowest
+fitness among its entrants (or the uniform pick), its swap the drawn positions, its fitness its
+parent's plus the change of the swap, from the parent's diagonal counters (the layout and the
+formulas of gaqueens.problems.nqueens.swaps.SwapConflicts, both measures); the survivors are
+the first mu of a stable sort of the pool, children first or the population first on ties
+(mu+lambda: a merge of the children, sorted stably, with the population, which is sorted), or
+of the children (mu,lambda); each surviving child is made in its new row from its parent's.
+tests/test_batched.py runs the whole family both ways against the general engine. It lives
+with the counters it reads because numba keys a kernel's cache on its own file's source
+(gaqueens.core.jit). Rows are copied by loops: numba's slice copies cost some ten times more.
+
+``load`` compiles the kernel or reads it from numba's cache; ga.run_many calls it before a
+batch's clock starts, so that no run's seconds count it (as for the compiled solvers).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gaqueens.core.jit import kernel
+
+SCHEMES = {("mu,lambda", "offspring-first"): 0, ("mu,lambda", "parents-first"): 0,
+           ("mu+lambda", "offspring-first"): 1, ("mu+lambda", "parents-first"): 2}
+MEASURES = {"pairs": 0, "excess": 1}
+
+
+def load(dtype) -> None:
+    """Compiles the kernel for counters of ``dtype``, or reads it from numba's cache: a
+    generation of one run of one parent and child on a board of 4."""
+    cells = np.zeros((1, 20), dtype=dtype)
+    cells[0, :4] = [1, 3, 0, 2]
+    _generation(cells, np.zeros((1, 1), np.int64), np.zeros((1, 1, 1), np.int64),
+                np.array([[[0]], [[1]]]), 4, 1, 0, np.zeros(1, np.int64),
+                cells[:, :4].copy(), np.zeros(1, np.int64))
+
+
+def generation(cells, values, entered, positions, evaluations, best, best_value, *, n: int,
+               scheme: str, ties: str, measure: str):
+    """One generation of every run (see _generation): the new cells and fitness."""
+    return _generation(cells, values, entered, positions, n, SCHEMES[scheme, ties],
+                       MEASURES[measure], evaluations, best, best_value)
+
+
+@kernel(nogil=True)
+def _change(cells, row, n, i, j, ci, cj, measure):
+    """The change of the measure when the queens of rows i and j (columns ci, cj) of the
+    genome in ``row`` swap columns: its counters start n cells after its first entry, the
+    falling diagonal r - c at r - c + n - 1, the rising r + c at r + c + 2n."""
+    fall, rise = 2 * n - 1, 3 * n
+    d0, d1 = fall + i - ci, fall + j - cj  # the falling left
+    d2, d3 = rise + i + ci, rise + j + cj  # the rising left
+    d4, d5 = fall + i - cj, fall + j - ci  # the falling entered
+    d6, d7 = rise + i + cj, rise + j + ci  # the rising entered
+    c0, c1, c2, c3 = np.int64(cells[row, d0]), np.int64(cells[row, d1]), \
+        np.int64(cells[row, d2]), np.int64(cells[row, d3])
+    c4, c5, c6, c7 = np.int64(cells[row, d4]), np.int64(cells[row, d5]), \
+        np.int64(cells[row, d6]), np.int64(cells[row, d7])
+    attack, rising = d0 == d1, d2 == d3
+    if measure == 0:
+        return c4 + c5 + c6 + c7 - c0 - c1 - c2 - c3 + (6 if attack or rising else 4)
+    change = ((c4 >= 1) + (c5 >= 1) + (c6 >= 1) + (c7 >= 1)
+              - (c0 >= 2) - (c1 >= 2) - (c2 >= 2) - (c3 >= 2))
+    if attack:
+        change += (c0 == 2) + (c6 == 0)
+    if rising:
+        change += (c2 == 2) + (c4 == 0)
+    return change
+
+
+@kernel(nogil=True)
+def _make_child(new, target, cells, source, n, i, j):
+    """Writes into row ``target`` of ``new`` the genome of row ``source`` of ``cells`` with
+    the entries of rows i and j swapped, its counters following."""
+    for c in range(cells.shape[1]):
+        new[target, c] = cells[source, c]
+    ci, cj = np.int64(cells[source, i]), np.int64(cells[source, j])
+    fall, rise = 2 * n - 1, 3 * n
+    new[target, fall + i - ci] -= 1
+    new[target, fall + j - cj] -= 1
+    new[target, rise + i + ci] -= 1
+    new[target, rise + j + cj] -= 1
+    new[target, fall + i - cj] += 1
+    new[target, fall + j - ci] += 1
+    new[target, rise + i + cj] += 1
+    new[target, rise + j + ci] += 1
+    new[target, i], new[target, j] = cells[source, j], cells[source, i]
+
+
+@kernel(nogil=True)
+def _generation(cells, values, entered, positions, n, scheme, measure, evaluations, best,
+                best_value):
+    """A generation of every row: ``entered`` (rows, lambda, entrants) the parents' entrants
+    as rows of ``cells``, ``positions`` (2, rows, lambda) the swaps; the new cells and values,
+    the evaluations, the best found and its value updated in place."""
+    rows, mu = values.shape
+    lam, entrants = entered.shape[1], entered.shape[2]
+    new = np.empty_like(cells)
+    new_values = np.empty_like(values)
+    parents = np.empty(lam, np.int64)
+    child_values = np.empty(lam, np.int64)
+    order = np.empty(lam, np.int64)
+    flat = values.reshape(-1)
+    for r in range(rows):
+        base = r * mu
+        for k in range(lam):
+            winner = entered[r, k, 0]
+            for t in range(1, entrants):
+                other = entered[r, k, t]
+                if flat[other] < flat[winner]:
+                    winner = other
+            parents[k] = winner
+            i, j = positions[0, r, k], positions[1, r, k]
+            ci, cj = np.int64(cells[winner, i]), np.int64(cells[winner, j])
+            child_values[k] = flat[winner] + _change(cells, winner, n, i, j, ci, cj, measure)
+        for k in range(lam):  # the children sorted, stably (insertion: a few dozen)
+            value, place = child_values[k], k
+            while place > 0 and child_values[order[place - 1]] > value:
+                order[place] = order[place - 1]
+                place -= 1
+            order[place] = k
+        a, b = 0, 0  # the next child, the next of the population
+        for m in range(mu):
+            if scheme == 0:
+                take_child = True
+            elif a == lam:
+                take_child = False
+            elif b == mu:
+                take_child = True
+            elif scheme == 1:
+                take_child = child_values[order[a]] <= values[r, b]
+            else:
+                take_child = child_values[order[a]] < values[r, b]
+            if take_child:
+                k = order[a]
+                a += 1
+                _make_child(new, base + m, cells, parents[k], n, positions[0, r, k],
+                            positions[1, r, k])
+                new_values[r, m] = child_values[k]
+            else:
+                for c in range(cells.shape[1]):
+                    new[base + m, c] = cells[base + b, c]
+                new_values[r, m] = values[r, b]
+                b += 1
+        evaluations[r] += lam
+        if new_values[r, 0] < best_value[r]:
+            best_value[r] = new_values[r, 0]
+            for c in range(n):
+                best[r, c] = new[base, c]
+    return new, new_values
