@@ -25,14 +25,17 @@ from __future__ import annotations
 import numba
 
 
-def kernel(function=None, **options):
+def kernel(function=None, *, signatures=None, **options):
     """numba's ``njit`` with ``cache=True``, or without a cache where numba finds no folder it
     can write (it raises RuntimeError then). Usable bare (``@kernel``) or with numba's options
-    (``@kernel(nogil=True)``)."""
+    (``@kernel(nogil=True)``). ``signatures``: numba's argument types, compiled (or read from
+    the cache) when the module is imported instead of at the first call, and calls of other
+    types refused."""
     def compiled(function):
+        given = (signatures,) if signatures else ()
         try:
-            return numba.njit(cache=True, **options)(function)
+            return numba.njit(*given, cache=True, **options)(function)
         except RuntimeError:  # numba: "cannot cache function ...: no locator available"
-            return numba.njit(**options)(function)
+            return numba.njit(*given, **options)(function)
 
     return compiled if function is None else compiled(function)

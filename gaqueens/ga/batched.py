@@ -274,7 +274,7 @@ def step(runs: Runs, drawn: tuple[np.ndarray, np.ndarray]) -> None:
 def _compiled(settings: GaSettings, board: int):
     """The problem's compiled generation, loaded, or None where it has none."""
     return problems.get(settings.problem).compiled(board, settings.fitness, settings.scheme,
-                                                   settings.ties, _small(board))
+                                                   settings.ties)
 
 
 def _observe(observe, runs: Runs, generation: int) -> None:

@@ -25,7 +25,7 @@ A problem is an object (subclass Problem) with:
     drawing(solution)                  the genome drawn in text, or None
     swaps(size, measure, runs)         optional: an incremental fitness of swap children for
                      the GA's batched path (gaqueens.ga.batched), or None
-    compiled(size, measure, scheme, ties, dtype)   optional: that path's whole generation
+    compiled(size, measure, scheme, ties)   optional: that path's whole generation
                      compiled and loaded, a function of the batch's arrays, or None (see
                      gaqueens.ga.batched.step for what it must do, and
                      gaqueens.problems.nqueens.generation_kernel)
@@ -105,7 +105,7 @@ class Problem:
     def swaps(self, size: int, measure: str, runs: int):
         return None
 
-    def compiled(self, size: int, measure: str, scheme: str, ties: str, dtype):
+    def compiled(self, size: int, measure: str, scheme: str, ties: str):
         return None
 
 

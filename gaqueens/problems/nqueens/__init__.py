@@ -64,10 +64,9 @@ class NQueens(Problem):
 
         return RunsFitness(size, measure, runs)
 
-    def compiled(self, size: int, measure: str, scheme: str, ties: str, dtype):
-        from gaqueens.problems.nqueens import generation_kernel  # imports numba
+    def compiled(self, size: int, measure: str, scheme: str, ties: str):
+        from gaqueens.problems.nqueens import generation_kernel  # numba, the kernel loaded
 
-        generation_kernel.load(dtype)
         return partial(generation_kernel.generation, n=size, scheme=scheme, ties=ties,
                        measure=measure)
 

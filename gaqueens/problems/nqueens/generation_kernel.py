@@ -14,29 +14,22 @@ tests/test_batched.py runs the whole family both ways against the general engine
 with the counters it reads because numba keys a kernel's cache on its own file's source
 (gaqueens.core.jit). Rows are copied by loops: numba's slice copies cost some ten times more.
 
-``load`` compiles the kernel or reads it from numba's cache; ga.run_many calls it before a
-batch's clock starts, so that no run's seconds count it (as for the compiled solvers).
+Importing this module compiles the kernel for its three types of counters, or reads it from
+numba's cache; ga.run_many imports it before a batch's clock starts, so that no run's seconds
+count it (as for the compiled solvers).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from numba import types
+
 from gaqueens.core.jit import kernel
 
 SCHEMES = {("mu,lambda", "offspring-first"): 0, ("mu,lambda", "parents-first"): 0,
            ("mu+lambda", "offspring-first"): 1, ("mu+lambda", "parents-first"): 2}
 MEASURES = {"pairs": 0, "excess": 1}
-
-
-def load(dtype) -> None:
-    """Compiles the kernel for counters of ``dtype``, or reads it from numba's cache: a
-    generation of one run of one parent and child on a board of 4."""
-    cells = np.zeros((1, 20), dtype=dtype)
-    cells[0, :4] = [1, 3, 0, 2]
-    _generation(cells, np.zeros((1, 1), np.int64), np.zeros((1, 1, 1), np.int64),
-                np.array([[[0]], [[1]]]), 4, 1, 0, np.zeros(1, np.int64),
-                cells[:, :4].copy(), np.zeros(1, np.int64))
 
 
 def generation(cells, values, entered, positions, evaluations, best, best_value, *, n: int,
@@ -91,7 +84,20 @@ def _make_child(new, target, cells, source, n, i, j):
     new[target, i], new[target, j] = cells[source, j], cells[source, i]
 
 
-@kernel(nogil=True)
+def _signatures() -> list[tuple]:
+    """_generation's argument types, for each type of counters (gaqueens.ga.batched._small):
+    the draws as any view (numba compiles each layout apart, and a batch's draws are views of
+    a window), the rest contiguous, as the batch makes them."""
+    def array(kind, dims, layout="C"):
+        return types.Array(kind, dims, layout)
+
+    whole = types.int64
+    return [(array(cell, 2), array(whole, 2), array(whole, 3, "A"), array(whole, 3, "A"),
+             whole, whole, whole, array(whole, 1), array(cell, 2), array(whole, 1))
+            for cell in (types.uint8, types.int16, types.int32)]
+
+
+@kernel(nogil=True, signatures=_signatures())
 def _generation(cells, values, entered, positions, n, scheme, measure, evaluations, best,
                 best_value):
     """A generation of every row: ``entered`` (rows, lambda, entrants) the parents' entrants
