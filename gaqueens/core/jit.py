@@ -7,7 +7,7 @@ and so is the batched GA's generation where a large sweep asks for it
 (gaqueens.problems.nqueens.generation_kernel, gaqueens.runtime.batches). numba installs from
 wheels (numba and llvmlite, no compiler needed) and is imported only inside those runs, never
 by a small GA sweep: importing it costs about 0.25 s, reading the first kernel of a process
-from the cache about 0.5 s more.
+from the cache about 0.4 s more.
 
 Cache: each kernel's machine code is written on its first call and read back by later
 processes, so compiling (a few seconds per module) is paid once per installation. numba

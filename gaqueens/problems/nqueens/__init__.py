@@ -6,7 +6,7 @@ pairs of queens that attack each other.
 
     fitness.py         the GA's batched fitness by two measures, counting its evaluations
     swaps.py           a swap child's fitness from its parent's diagonal counts (the batched GA)
-    generation_kernel.py  the batched GA's whole generation compiled (boards from 32)
+    generation_kernel.py  the batched GA's whole generation compiled, for large sweeps
     verifier.py        the independent verifier, which imports nothing of what makes answers
     facts.py           random placements' mean conflicts, known solution counts, the drawing
     counting.py        every solution counted (and its compiled kernel, counting_kernel.py)
