@@ -177,7 +177,6 @@ def first_calls() -> dict:
     from gaqueens.problems.nqueens import counting_kernel
 
     calls = {
-
         "local search": lambda: local_search_kernel.search(8, 50, 256, 10**9, np.uint64(1)),
         "min-conflicts": lambda: min_conflicts_kernel.search(8, 50, 4, 10**8, np.uint64(1)),
         "counting": lambda: counting_kernel.count_below(8, np.array([1, 4, 32], np.int64)),

@@ -66,11 +66,17 @@ def _change(cells, row, n, i, j, ci, cj, measure):
 
 
 @kernel(nogil=True)
+def _copy_row(new, target, cells, source):
+    """Row ``source`` of ``cells`` into row ``target`` of ``new``."""
+    for c in range(cells.shape[1]):
+        new[target, c] = cells[source, c]
+
+
+@kernel(nogil=True)
 def _make_child(new, target, cells, source, n, i, j):
     """Writes into row ``target`` of ``new`` the genome of row ``source`` of ``cells`` with
     the entries of rows i and j swapped, its counters following."""
-    for c in range(cells.shape[1]):
-        new[target, c] = cells[source, c]
+    _copy_row(new, target, cells, source)
     ci, cj = np.int64(cells[source, i]), np.int64(cells[source, j])
     fall, rise = 2 * n - 1, 3 * n
     new[target, fall + i - ci] -= 1
@@ -148,8 +154,7 @@ def _generation(cells, values, entered, positions, n, scheme, measure, evaluatio
                             positions[1, r, k])
                 new_values[r, m] = child_values[k]
             else:
-                for c in range(cells.shape[1]):
-                    new[base + m, c] = cells[base + b, c]
+                _copy_row(new, base + m, cells, base + b)
                 new_values[r, m] = values[r, b]
                 b += 1
         evaluations[r] += lam
