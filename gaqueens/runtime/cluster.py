@@ -2,6 +2,10 @@
 than this process), a worker's memory budget, and batches sent a few at a time, their results
 coming back to this process, so that the store keeps a single writer.
 
+A worker first gives glibc's mmap threshold back the value that the environment Dask's nanny
+starts it with had fixed too low (gaqueens.runtime.allocator): the runs cost there what they
+cost in a local worker.
+
 On Dask the scheduler itself runs a lost worker's tasks again (up to its
 ``distributed.scheduler.allowed-failures``); a batch it gives up on (KilledWorker), or a
 scheduler that goes away, raises ClusterFailed. tests/test_faults.py kills a real worker.
@@ -13,6 +17,7 @@ import itertools
 from typing import Iterator
 
 from gaqueens.core.errors import BadInput, Fault
+from gaqueens.runtime import allocator
 from gaqueens.runtime.batches import Batch
 from gaqueens.runtime.budget import shown
 from gaqueens.runtime.executors import out_of_memory, run_batch
@@ -75,6 +80,13 @@ def dask_budget(client, given: int | None = None) -> tuple[int | None, str]:
     return min(shares), "the Dask workers' memory limit shared among their threads"
 
 
+def run_on_worker(batch: Batch):
+    """A batch and its results, computed on a Dask worker (allocator.raise_mmap_threshold
+    first, once a process)."""
+    allocator.raise_mmap_threshold()
+    return run_batch(batch)
+
+
 IN_FLIGHT = 2  # batches submitted to the cluster per worker thread, at most, at a time
 
 
@@ -98,7 +110,7 @@ def dask_cluster(batches: list[Batch], client, in_flight: int | None = None) -> 
     def submit(count: int) -> list:
         futures = []
         for batch in itertools.islice(waiting, count):
-            future = client.submit(run_batch, batch, pure=False)
+            future = client.submit(run_on_worker, batch, pure=False)
             running[future] = batch
             futures.append(future)
         return futures
