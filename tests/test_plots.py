@@ -1,7 +1,9 @@
-"""The plots' logic, not their pixels (rules: gaqueens/reports/plots.py and figures.py): every
-PNG has its SVG, with text kept as text; the y axis of the convergence reaches above its band;
-short log axes label no minor tick; board sizes label the seconds axis; every algorithm gets a
-style of its own, the published GA emphasised; the work ECDF names what it leaves out."""
+"""The plots' logic, and of their pixels only that the minor tick marks drawn as one line
+(gaqueens/reports/minor_ticks.py) are matplotlib's own (rules: gaqueens/reports/plots.py and
+figures.py): every PNG has its SVG, with text kept as text; the y axis of the convergence
+reaches above its band; short log axes label no minor tick; board sizes label the seconds axis;
+every algorithm gets a style of its own, the published GA emphasised; the work ECDF names what
+it leaves out."""
 
 import itertools
 import xml.etree.ElementTree as ElementTree
@@ -64,9 +66,8 @@ def test_a_short_log_axis_labels_no_minor_tick_and_several_major_ones(tmp_path):
     seeds = [[3, 2, 1, 1, 0], [2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
                                 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0]]
     figure = plots.convergence(traces({("ga", 8): seeds}), tmp_path / "c.png", "t")
-    for axis in (figure.axes[0].xaxis, figure.axes[0].yaxis):
-        minor = axis.get_minor_formatter().format_ticks(axis.get_minorticklocs())
-        assert all(text == "" for text in minor)
+    for axis in (figure.axes[0].xaxis, figure.axes[0].yaxis):  # marks alone (minor_ticks)
+        assert isinstance(axis.get_minor_formatter(), matplotlib.ticker.NullFormatter)
     low, high = figure.axes[0].get_xlim()
     shown = [t for t in figure.axes[0].get_xticks() if low <= t <= high]
     labels = figure.axes[0].xaxis.get_major_formatter().format_ticks(shown)
@@ -217,3 +218,43 @@ def test_log_axis_powers_are_plain_text_with_superscript_digits(base, value, lab
     axes.set_xscale("log", base=base)
     figures.powers(axes.xaxis, base)
     assert axes.xaxis.get_major_formatter()(value) == label
+
+
+def _pixels(figure) -> np.ndarray:
+    figure.canvas.draw()
+    return np.asarray(figure.canvas.buffer_rgba()).copy()
+
+
+def _panels_with_log_axes(low: float, high: float, top: float):
+    """Three panels sharing a log x axis from ``low`` to ``high`` (figures.log_x), one with the
+    symlog y axis of the convergence up to ``top`` (figures.conflicts_y)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    figure = figures.new_figure(7, 3)
+    FigureCanvasAgg(figure)
+    panels = figure.subplots(1, 3, sharex=True)
+    for i, axes in enumerate(panels):
+        axes.step([low, np.sqrt(low * high), high], [top, top / 2 + i, 0], where="post")
+        figures.log_x(axes)
+    figures.conflicts_y(panels[0], top)
+    return figure
+
+
+@hypothesis.settings(max_examples=8, deadline=None)
+@hypothesis.given(st.floats(1, 1e3), st.floats(1.5, 1e5), st.floats(1, 500))
+def test_minor_ticks_drawn_as_marks_give_matplotlibs_own_pixels(low, span, top):
+    """The marks of minor_ticks.lighten land on the very pixels of matplotlib's Tick objects,
+    on short and long log axes and on the convergence's symlog axis."""
+    from gaqueens.reports import minor_ticks
+
+    plain = _panels_with_log_axes(low, low * span, top)
+    light = _panels_with_log_axes(low, low * span, top)
+    minor_ticks.lighten(light)
+    assert all(isinstance(axes.xaxis.get_minor_locator(), matplotlib.ticker.NullLocator)
+               for axes in light.axes)
+    marks = [artist for axes in light.axes for artist in axes.get_children()
+             if isinstance(artist, minor_ticks.MinorMarks)]
+    assert len(marks) == 4  # three x axes and the symlog y axis
+    assert np.array_equal(_pixels(plain), _pixels(light))
+    drawn = sum(len(axes.xaxis.get_minorticklocs()) > 0 for axes in plain.axes)
+    assert drawn == 0 or any(len(mark.get_xdata()) for mark in marks)

@@ -31,6 +31,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from gaqueens.core.files import replacing, write_text
+from gaqueens.reports import minor_ticks
 
 PUBLISHED = "ga"  # the published GA's entry name (gaqueens.experiment)
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#8C6D31")
@@ -50,7 +51,9 @@ def svg_path(path) -> Path:
 
 def save_figure(figure: Figure, path: Path) -> Figure:
     """Writes the figure as ``path`` (PNG) and as its SVG beside it, each whole or not at all
-    (never a half-written file); returns the figure."""
+    (never a half-written file), its unlabelled minor ticks drawn as lines of marks
+    (gaqueens.reports.minor_ticks); returns the figure."""
+    minor_ticks.lighten(figure)
     with replacing(path) as partial:
         figure.savefig(partial, dpi=DPI)
     figure.set_layout_engine("none")  # the SVG keeps the layout just made: made once, not twice
