@@ -1,6 +1,7 @@
 """The bootstrap's picks counted once: the middle picks read from the counts are those of
 sorting each resample, in the band, outside it and past the counts' memory, and a generator
-met again in a state already drawn from goes on as if it had drawn (rules:
+met again in a state already drawn from goes on as if it had drawn, from the counts or from
+the places kept for the same runs (rules:
 gaqueens/reports/draws.py)."""
 
 import numpy as np
@@ -22,8 +23,10 @@ def sorted_middle(seed, order, rows, size):
 @pytest.fixture(autouse=True)
 def nothing_kept():
     draws._kept.clear()
+    draws._places.clear()
     yield
     draws._kept.clear()
+    draws._places.clear()
 
 
 @given(st.integers(1, 300), st.integers(1, 400), st.integers(1, 60), st.integers(0, 2**32),
@@ -70,3 +73,27 @@ def test_draws_too_large_to_count_are_sorted(monkeypatch):
     assert not draws._kept
     for mine, plain in zip(ours, sorted_middle(2, order, 50, 300)):
         np.testing.assert_array_equal(mine, plain)
+
+
+def test_the_same_draw_of_other_runs_reads_the_counts_again_and_of_the_same_runs_the_places():
+    """The comparisons' reference sample meets the same draw once per pair: its places are
+    kept; another sample of the same size gets its own from the same counts."""
+    ours, theirs = np.arange(400)[::-1], np.random.default_rng(5).permutation(400)
+    for order in (ours, theirs, ours):
+        rng, fresh = np.random.default_rng(11), np.random.default_rng(11)
+        found = draws.middle(rng, order, 100, 400)
+        for mine, plain in zip(found, sorted_middle(11, order, 100, 400)):
+            np.testing.assert_array_equal(mine, plain)
+        fresh.integers(0, 400, (100, 400))
+        assert rng.integers(0, 2**62) == fresh.integers(0, 2**62)
+    assert len(draws._kept) == 1 and len(draws._places) == 2
+    with pytest.raises(ValueError):
+        found[0][0] = 0  # kept, so not to be changed by whoever gets them
+
+
+def test_the_places_kept_are_at_most_places(monkeypatch):
+    monkeypatch.setattr(draws, "PLACES", 3)
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        draws.middle(rng, np.random.default_rng(1).permutation(100), 10, 100)
+    assert len(draws._places) == 3
