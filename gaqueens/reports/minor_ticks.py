@@ -18,8 +18,9 @@ import numpy as np
 from matplotlib.lines import Line2D
 from matplotlib.ticker import NullFormatter, NullLocator
 
-CLOSE = 1e-5  # matplotlib's tolerance, relative to the view's width, for a minor tick on a major one
-INSIDE = 1e-10  # and for a tick at the edge of the view (transforms._interval_contains_close)
+# matplotlib's tolerances, relative to the view's width: a minor tick on a major one, and a
+# tick at the edge of the view (transforms._interval_contains_close)
+CLOSE, INSIDE = 1e-5, 1e-10
 
 
 class MinorMarks(Line2D):

@@ -64,7 +64,8 @@ def replayed_many(settings, rows) -> list[dict]:
     """``replayed`` of each of ``rows`` (runs of one entry on one board), made again
     together."""
     board = int(rows[0].board)
-    made = trace.frames_many(settings, board, [int(row.seed) for row in rows])
+    made = trace.frames_many(settings, board, [int(row.seed) for row in rows],
+                             with_attacks=False)  # the page draws them itself
     placements = np.array([f["state"]["best"] for _, frames in made for f in frames])
     pairs = iter(attacking_pairs_rows(placements).tolist())  # the verifier's, all at once
     return [_item(row, result, [compact(f, next(pairs)) for f in frames])

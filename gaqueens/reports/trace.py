@@ -55,27 +55,32 @@ def attacks(placement) -> list[list[int]]:
     return [list(pair) for pair in sorted(pairs)]
 
 
-def frame(generation, evaluations, best, best_fitness, median_fitness) -> dict:
-    """The frame of one generation (keys as the module docstring says)."""
+def frame(generation, evaluations, best, best_fitness, median_fitness,
+          with_attacks: bool = True) -> dict:
+    """The frame of one generation (keys as the module docstring says; ``with_attacks``
+    False leaves the state's attacks out)."""
     placement = [int(c) for c in best]
+    state = {"best": placement, "attacks": attacks(placement)} if with_attacks else {
+        "best": placement}
     return {"generation": int(generation), "evaluations": int(evaluations),
-            "best": float(best_fitness), "median": float(median_fitness),
-            "state": {"best": placement, "attacks": attacks(placement)}}
+            "best": float(best_fitness), "median": float(median_fitness), "state": state}
 
 
 class _Improvements:
-    def __init__(self):
+    def __init__(self, with_attacks: bool = True):
         self.kept, self.last, self.value = [], None, math.inf
+        self.with_attacks = with_attacks
 
     def __call__(self, generation, evaluations, best, best_fitness, median_fitness):
         self.last = (generation, evaluations, np.array(best), best_fitness, median_fitness)
         if best_fitness < self.value or not self.kept:
             self.value = best_fitness
-            self.kept.append(frame(*self.last))
+            self.kept.append(frame(*self.last, self.with_attacks))
             self.last = None
 
     def frames(self) -> list[dict]:
-        return self.kept + ([frame(*self.last)] if self.last is not None else [])
+        last = [frame(*self.last, self.with_attacks)] if self.last is not None else []
+        return self.kept + last
 
 
 class _Strided:
@@ -105,9 +110,12 @@ def frames(settings, board: int, seed: int, strided: bool = False):
     return frames_many(settings, board, [seed], strided)[0]
 
 
-def frames_many(settings, board: int, seeds, strided: bool = False) -> list[tuple]:
-    """``frames`` of each seed, the runs made again together (gaqueens.ga.replay_many)."""
-    recorders = [_Strided() if strided else _Improvements() for _ in seeds]
+def frames_many(settings, board: int, seeds, strided: bool = False,
+                with_attacks: bool = True) -> list[tuple]:
+    """``frames`` of each seed, the runs made again together (gaqueens.ga.replay_many); at
+    each improvement, ``with_attacks`` False leaves the attacks out (the page's player draws
+    them itself)."""
+    recorders = [_Strided() if strided else _Improvements(with_attacks) for _ in seeds]
     results = ga.replay_many(settings, board, seeds, recorders)
     return [(result, recorder.frames()) for result, recorder in zip(results, recorders)]
 

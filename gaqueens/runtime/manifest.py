@@ -38,7 +38,13 @@ def checkout() -> dict:
     (the package, the experiment files, pyproject.toml) had uncommitted changes, outputs such
     as results/ aside, and a digest of the package's own changes (its diff from the commit and
     its untracked files), so that two different edits never pass for the same code; empty when
-    gaqueens is installed from a package."""
+    gaqueens is installed from a package. Read once a process, as code_identity is (five git
+    commands: a sweep asked three times)."""
+    return dict(_checkout())
+
+
+@cache
+def _checkout() -> dict:
     top = Path(__file__).resolve().parents[2]  # the checkout: gaqueens/runtime/manifest.py
 
     def git(*args, strip=True):
