@@ -168,6 +168,34 @@ def test_workers_started_beside_another_thread_are_spawned_and_give_the_same_res
         assert all(np.array_equal(a.solution, b.solution) for a, b in zip(pooled[key], alone[key]))
 
 
+def test_a_worker_held_back_starts_forked_once_the_other_thread_ends(tmp_path):
+    """The sweep's pool holds a worker back while its imports run in a thread
+    (executors.local_pool, later): one worker meanwhile, then both, forked, the same results."""
+    experiment = load(experiment_file(tmp_path, LOCAL_SEARCH))
+    work = batches(experiment, experiment.tasks(), 2)
+    stop = threading.Event()
+    beside = threading.Thread(target=stop.wait)
+    counts, kinds, pooled = [], set(), {}
+    running = executors.local_pool(work, 2, later=1)  # then the thread starts, as in a sweep
+    beside.start()
+    try:
+        for batch, results in running:
+            counts.append(len(running.pool.workers))
+            kinds |= {type(process).__name__ for process, _ in running.pool.workers.values()}
+            pooled[batch.seeds[0]] = [(r.conflicts, r.work) for _, r in results]
+            if len(counts) == 1:
+                stop.set()
+                beside.join()
+        running.close()
+    finally:
+        stop.set()
+        beside.join()
+    assert counts[0] == 1 and counts[-1] == 2 and kinds == {"ForkProcess"}
+    alone = {batch.seeds[0]: [(r.conflicts, r.work) for _, r in results]
+             for batch, results in executors.in_process(work)}
+    assert pooled == alone
+
+
 def test_plots_are_drawn_here_while_another_thread_runs():
     from gaqueens.reports import outputs
 

@@ -147,8 +147,8 @@ def _executor(work: list, workers: int, client):
     processes, or this process (one worker, or one batch)."""
     if client is not None:
         return cluster.dask_cluster(work, client), True
-    if workers > 1 and len(work) > 1:
-        return executors.local_pool(work, min(workers, len(work))), True
+    if workers > 1 and len(work) > 1:  # one worker held back while the sweep imports (sweep.py)
+        return executors.local_pool(work, min(workers, len(work)), later=1), True
     return executors.in_process(work), False
 
 
