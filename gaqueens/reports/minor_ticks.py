@@ -21,6 +21,7 @@ from matplotlib.ticker import NullFormatter, NullLocator
 # matplotlib's tolerances, relative to the view's width: a minor tick on a major one, and a
 # tick at the edge of the view (transforms._interval_contains_close)
 CLOSE, INSIDE = 1e-5, 1e-10
+AFTER = 1e-6  # drawn just after their axis, in matplotlib's order (``lighten``)
 
 
 class MinorMarks(Line2D):
@@ -33,7 +34,7 @@ class MinorMarks(Line2D):
         self.set_visible(tick.tick1line.get_visible())
         self.set_clip_on(False)
         self.set_in_layout(False)  # as a Tick's marks: no part of the layout
-        self.set_zorder(axis.get_zorder())
+        self.set_zorder(axis.get_zorder() + AFTER)  # where marks touch, as antialiased
         self.axis, self.locator = axis, locator
         self.is_x = axis.axis_name == "x"
 
@@ -62,7 +63,9 @@ class MinorMarks(Line2D):
 
 def lighten(figure) -> None:
     """Each axis of ``figure`` whose minor ticks are unlabelled draws them as MinorMarks (the
-    module's docstring). Shared axes share their locators, so every axis is read first."""
+    module's docstring). Shared axes share their locators, so every axis is read first. The
+    marks are drawn in matplotlib's order, where antialiased pixels of two artists meet: an
+    axis draws its minor ticks after its major ones, and the x axis before the y axis."""
     found = []
     for axes in figure.axes:
         for axis in (axes.xaxis, axes.yaxis):
@@ -71,5 +74,7 @@ def lighten(figure) -> None:
                     axis.get_minor_formatter(), NullFormatter) and axis.get_visible():
                 found.append((axes, axis, locator, axis.get_minor_ticks(1)[0]))
     for axes, axis, locator, tick in found:
+        if axis is axes.xaxis and axes.yaxis.get_zorder() == axis.get_zorder():
+            axes.yaxis.set_zorder(axis.get_zorder() + 2 * AFTER)  # the y axis after x's marks
         axes.add_artist(MinorMarks(axis, locator, tick))
         axis.set_minor_locator(NullLocator())
