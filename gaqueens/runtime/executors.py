@@ -13,11 +13,12 @@ raises OutOfMemory. tests/test_faults.py kills real workers.
 
 Processes are forked only while this process runs a single thread (forking copies one thread
 and whatever locks the others held); otherwise, and on systems without fork, they are spawned.
-A pool may hold some of its workers back until this process runs a single thread again: the
-sweep imports the reports' modules in a thread while the first workers compute, on the core
-the held-back worker would take. Three busy processes on two cores cost each run about 8% more
+A pool may hold some of its workers back until the threads this process started after the
+pool have ended: the sweep imports the reports' modules in a thread while the first workers
+compute, on the core the held-back worker would take. Three busy processes on two cores cost each run about 8% more
 processor time than two (ga.run_many on boards 16 to 128, side by side), and the imports done,
-the last worker is forked rather than spawned.
+the last worker is forked rather than spawned (where no other thread runs: a notebook's
+threads, there before the pool, make every worker spawned, and hold none back).
 """
 
 from __future__ import annotations
@@ -136,12 +137,13 @@ class _Pool:
     def __init__(self, size: int, later: int = 0):
         self.workers = {}  # our end of a worker's pipe -> (process, its batches, oldest first)
         self.later = max(0, min(later, size - 1))  # held back: the module's docstring
+        self.before = set(threading.enumerate())  # the threads that hold no worker back
         for _ in range(size - self.later):
             self._start()
 
     def _start_held(self) -> None:
-        """Starts the workers held back once this process runs a single thread."""
-        if self.later and threading.active_count() == 1:
+        """Starts the workers held back once the threads started after the pool have ended."""
+        if self.later and set(threading.enumerate()) <= self.before:
             for _ in range(self.later):
                 self._start()
             self.later = 0
@@ -254,7 +256,7 @@ class _Running:
 def local_pool(batches: list[Batch], workers: int, later: int = 0):
     """``workers`` processes, started now (before the sweep starts any thread, so forked on
     Linux: they start without importing anything again), but for ``later`` of them (at most
-    all but one), started as the results are iterated once this process runs a single thread
-    again (the module's docstring); iterating gives results as they come, and ``close()`` ends
+    all but one), started as the results are iterated once the threads started after the pool
+    have ended (the module's docstring); iterating gives results as they come, and ``close()`` ends
     the workers."""
     return _Running(_Pool(workers, later), batches)
