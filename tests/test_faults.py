@@ -153,8 +153,10 @@ def test_workers_started_beside_another_thread_are_spawned_and_give_the_same_res
     beside.start()
     try:
         running = executors.local_pool(work, 2, later=1)  # a thread there before: none held
-        kinds = [type(process).__name__ for process, _ in running.pool.workers.values()]
-        pooled = {batch.seeds[0]: [r for _, r in results] for batch, results in running}
+        pooled, kinds = {}, []
+        for batch, results in running:
+            kinds = kinds or [type(p).__name__ for p, _ in running.pool.workers.values()]
+            pooled[batch.seeds[0]] = [r for _, r in results]
         running.close()
     finally:
         stop.set()
