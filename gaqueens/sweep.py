@@ -119,11 +119,11 @@ def _sweep(experiment: Experiment, plan: Plan) -> str:
 def _import_later(*modules: str) -> threading.Thread:
     """Imports ``modules`` in a thread, so that pandas and matplotlib load while the runs
     compute in other processes; started after the worker processes, which are forked without
-    it. The pool holds one worker back until the thread ends (gaqueens.runtime.executors), so
-    that the imports take its core rather than share both with the runs: three busy processes
-    on two cores cost each run about 8% more processor time than two, and at the lowest
-    priority (nice 19) the imports waited for the runs to end, 0.15 s later on the table
-    (python -m gaqueens.bench, section b, compares the runs' seconds with ga.run_many's)."""
+    it. The pool holds one worker back until the thread ends, so that the imports take its
+    core rather than share both with the runs (gaqueens.runtime.executors says what that
+    costs); at the lowest priority (nice 19) the imports waited for the runs to end, 0.15 s
+    later on the table (python -m gaqueens.bench, section b, compares the runs' seconds with
+    ga.run_many's)."""
     def imports():
         for module in modules:
             importlib.import_module(module)

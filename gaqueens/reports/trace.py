@@ -60,8 +60,9 @@ def frame(generation, evaluations, best, best_fitness, median_fitness,
     """The frame of one generation (keys as the module docstring says; ``with_attacks``
     False leaves the state's attacks out)."""
     placement = [int(c) for c in best]
-    state = {"best": placement, "attacks": attacks(placement)} if with_attacks else {
-        "best": placement}
+    state = {"best": placement}
+    if with_attacks:
+        state["attacks"] = attacks(placement)
     return {"generation": int(generation), "evaluations": int(evaluations),
             "best": float(best_fitness), "median": float(median_fitness), "state": state}
 

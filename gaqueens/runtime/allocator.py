@@ -31,14 +31,12 @@ def threshold_fixed(environ) -> bool:
     return "MALLOC_TRIM_THRESHOLD_" in environ and "MALLOC_MMAP_THRESHOLD_" not in environ
 
 
-def raise_mmap_threshold(environ=None) -> bool:
-    """Raises glibc's mmap threshold to MMAP_THRESHOLD in this process, once, where the
-    environment fixed it (``threshold_fixed``; default: this process's); whether it did. Not
-    on glibc (no mallopt, or one that refuses): nothing."""
+def raise_mmap_threshold() -> bool:
+    """Raises glibc's mmap threshold to MMAP_THRESHOLD in this process, once, where its
+    environment fixed it (``threshold_fixed``); whether it did. Not on glibc (no mallopt, or
+    one that refuses): nothing."""
     global _raised
-    if _raised or not sys.platform.startswith("linux"):
-        return False
-    if not threshold_fixed(os.environ if environ is None else environ):
+    if _raised or not sys.platform.startswith("linux") or not threshold_fixed(os.environ):
         return False
     try:
         mallopt = ctypes.CDLL(None).mallopt

@@ -15,10 +15,11 @@ Processes are forked only while this process runs a single thread (forking copie
 and whatever locks the others held); otherwise, and on systems without fork, they are spawned.
 A pool may hold some of its workers back until the threads this process started after the
 pool have ended: the sweep imports the reports' modules in a thread while the first workers
-compute, on the core the held-back worker would take. Three busy processes on two cores cost each run about 8% more
-processor time than two (ga.run_many on boards 16 to 128, side by side), and the imports done,
-the last worker is forked rather than spawned (where no other thread runs: a notebook's
-threads, there before the pool, make every worker spawned, and hold none back).
+compute, on the core the held-back worker would take. Three busy processes on two cores cost
+each run about 8% more processor time than two (ga.run_many on boards 16 to 128, side by
+side), and the imports done, the last worker is forked rather than spawned (where no other
+thread runs: a notebook's threads, there before the pool, make every worker spawned, and hold
+none back).
 """
 
 from __future__ import annotations
@@ -257,6 +258,6 @@ def local_pool(batches: list[Batch], workers: int, later: int = 0):
     """``workers`` processes, started now (before the sweep starts any thread, so forked on
     Linux: they start without importing anything again), but for ``later`` of them (at most
     all but one), started as the results are iterated once the threads started after the pool
-    have ended (the module's docstring); iterating gives results as they come, and ``close()`` ends
-    the workers."""
+    have ended (the module's docstring); iterating gives results as they come, and ``close()``
+    ends the workers."""
     return _Running(_Pool(workers, later), batches)
