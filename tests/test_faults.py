@@ -145,6 +145,93 @@ def test_sigterm_ends_a_sweep_promptly_even_with_a_worker_dead(tmp_path):
     assert count == distinct >= 20
 
 
+# A worker signalled between its fork and its own handlers, as when the sweep stops just after
+# starting one (a replacement, or the worker held back): armed, the next fork's child sends
+# itself SIGTERM at once, while this process's SIGTERM handler raises, as the sweep's does.
+SIGNALLED_AT_START = """\
+import os, signal, sys
+from gaqueens.experiment import load
+from gaqueens.runtime import executors
+from gaqueens.runtime.batches import batches
+from gaqueens.runtime.workers import Workers
+
+def stop(signum, frame):
+    raise KeyboardInterrupt
+
+armed = False
+
+def disarm():
+    global armed
+    armed = False
+
+def signal_self():
+    if armed:
+        os.kill(os.getpid(), signal.SIGTERM)
+
+signal.signal(signal.SIGTERM, stop)
+os.register_at_fork(after_in_parent=disarm, after_in_child=signal_self)
+experiment = load(sys.argv[1])
+armed = True
+running = executors.local_pool(batches(experiment, experiment.tasks(), 2), 2)
+runs = sum(len(results) for _, results in running)
+running.close()
+armed = True
+squares = Workers(2).later(pow, [(n, 2) for n in range(50)])()
+print(runs, sum(squares))
+"""
+
+
+@linux
+def test_a_worker_signalled_before_its_handlers_are_set_ends_quietly(tmp_path):
+    """The first worker of each kind gets SIGTERM before it has set its handlers: it ends as
+    its own SIGTERM handler says (quietly), not by this process's (the sweep's
+    KeyboardInterrupt, printed), and the other workers do its share (runtime/signals.py)."""
+    done = run_script(tmp_path, SIGNALLED_AT_START, experiment_file(tmp_path, LOCAL_SEARCH))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["20", str(sum(n * n for n in range(50)))]
+    assert "Traceback" not in done.stderr and "KeyboardInterrupt" not in done.stderr
+
+# Ctrl-C while a finalizer runs in the sweep: Python prints the handler's KeyboardInterrupt
+# there ("Exception ignored in") and drops it. Here the second batch stored drops an object
+# whose __del__ presses Ctrl-C and goes on running Python code, where the handler runs.
+CTRL_C_IN_A_FINALIZER = """\
+import os, signal, sys
+from gaqueens.runtime.store import Store
+from gaqueens.sweep import main
+
+add = Store.add
+added = []
+
+class Pressing:
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(1000):
+            pass
+
+def adding(self, *args):
+    added.append(1)
+    if len(added) == 2:
+        Pressing()
+    return add(self, *args)
+
+Store.add = adding
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_dropped_in_a_finalizer_still_stops_the_sweep(tmp_path, workers):
+    out = tmp_path / "out"
+    text = LOCAL_SEARCH.replace("last: 20", "last: 200")  # eight batches or more
+    done = run_script(tmp_path, CTRL_C_IN_A_FINALIZER, experiment_file(tmp_path, text),
+                      "--out", out, "--workers", workers, "--quiet")
+    assert "Exception ignored in" in done.stderr  # the handler's exception was dropped there
+    assert done.returncode == 130, done.stderr
+    assert done.stderr.rstrip().endswith("run the same command again to resume")
+    assert json.loads((out / "manifest.json").read_text())["status"] == "interrupted"
+    count, distinct = stored(out)
+    assert count == distinct < 200
+
 def test_workers_started_beside_another_thread_are_spawned_and_give_the_same_results(tmp_path):
     experiment = load(experiment_file(tmp_path, LOCAL_SEARCH))
     work = batches(experiment, experiment.tasks(), 2)

@@ -12,14 +12,13 @@ transaction. Ctrl-C or SIGTERM stops it (Interrupted), every committed run kept.
 
 from __future__ import annotations
 
-import signal
 import sys
 from dataclasses import dataclass
 from typing import Callable
 
 from gaqueens.core.errors import BadInput, Interrupted, Rejected
 from gaqueens.experiment import Experiment, run_settings
-from gaqueens.runtime import cluster, executors, manifest
+from gaqueens.runtime import cluster, executors, manifest, signals
 from gaqueens.runtime.batches import batches
 from gaqueens.runtime.claims import entry_claims, run_problem, runs_problems
 from gaqueens.runtime.store import Store, other_code
@@ -156,29 +155,27 @@ def _store(store, results, count: int, experiment: Experiment, progress: bool,
            codes: dict[str, str], shared: dict[str, str]) -> None:
     """Verifies and stores each batch of results as it arrives, under its entry's name and
     under the names of the entries that share its runs (``shared``: name -> the entry whose
-    runs it shares); SIGTERM interrupts it as Ctrl-C does."""
+    runs it shares); SIGTERM interrupts it as Ctrl-C does (runtime/signals.py)."""
     from tqdm import tqdm
 
     rules = entry_claims(experiment.entries)
     tqdm.monitor_interval = 0  # no monitor thread: processes are forked only without threads
     bar = tqdm(total=count, unit="run", disable=None if progress and count else True,
                file=sys.stderr, desc=experiment.name, dynamic_ncols=True)
-    previous = signal.signal(signal.SIGTERM, _terminate)
-    try:
-        for batch, finished in results:
-            check_batch(batch.name, rules[batch.name], batch.board, finished)
-            for name in [batch.name, *(twin for twin, same in shared.items() if same == batch.name)]:
-                store.add(name, batch.algorithm.unit, batch.board, finished, codes[name])
-            bar.update(len(finished))
-    except KeyboardInterrupt:
-        raise Interrupted() from None
-    finally:
+    with signals.Stopping() as stop:
         try:
-            results.close()
+            for batch, finished in results:
+                check_batch(batch.name, rules[batch.name], batch.board, finished)
+                for name in [batch.name, *(twin for twin, same in shared.items()
+                                           if same == batch.name)]:
+                    store.add(name, batch.algorithm.unit, batch.board, finished, codes[name])
+                bar.update(len(finished))
+                stop.check()
+            stop.check()
+        except KeyboardInterrupt:
+            raise Interrupted() from None
         finally:
-            bar.close()
-            signal.signal(signal.SIGTERM, previous)
-
-
-def _terminate(signum, frame):
-    raise KeyboardInterrupt
+            try:
+                results.close()
+            finally:
+                bar.close()

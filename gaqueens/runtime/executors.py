@@ -35,6 +35,7 @@ from multiprocessing.connection import wait
 from typing import Iterable, Iterator
 
 from gaqueens.core.errors import Fault
+from gaqueens.runtime import signals
 from gaqueens.runtime.batches import Batch
 from gaqueens.runtime.workers import Workers
 
@@ -88,18 +89,11 @@ def starmap(function, tasks: list[tuple], workers: int) -> list:
 # ---- local processes ---------------------------------------------------------------------
 
 
-def _worker_signals():
-    # Ctrl-C reaches every process of the terminal's group: the sweep alone handles it, and
-    # stops its workers with SIGTERM, which ends them quietly (not the sweep's own handler).
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
 def _serve(connection, inherited) -> None:
     """A worker: runs the batches that come down ``connection`` until it closes. A forked
     worker first closes its copies of the sweep's ends of the pipes (``inherited``), so that
     it sees the end of its own pipe when the sweep dies, and leaves."""
-    _worker_signals()
+    signals.worker()  # the sweep alone handles Ctrl-C; SIGTERM ends a worker quietly
     for other in inherited:
         other.close()
     while True:
@@ -155,7 +149,8 @@ class _Pool:
         ours, theirs = context.Pipe()
         inherited = [*self.workers, ours] if forking else []
         process = context.Process(target=_serve, args=(theirs, inherited), daemon=True)
-        process.start()
+        with signals.starting():
+            process.start()
         theirs.close()
         self.workers[ours] = (process, deque())
 

@@ -21,11 +21,12 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import pickle
-import signal
 import sys
 import threading
 import traceback
 from multiprocessing.connection import wait
+
+from gaqueens.runtime import signals
 
 
 class WorkerDied(RuntimeError):
@@ -79,7 +80,8 @@ class Workers:
                 reader, writer = fork.Pipe(duplex=False)
                 process = fork.Process(target=self._serve, args=(writer, taken, order),
                                        daemon=True)
-                process.start()
+                with signals.starting():
+                    process.start()
                 writer.close()
                 self.readers.append(reader)
                 self.processes.append(process)
@@ -89,7 +91,7 @@ class Workers:
     def _serve(self, writer, taken, order) -> None:
         """A forked worker: takes the next task not yet taken, sends its result, until none is
         left."""
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+        signals.worker()  # the parent handles Ctrl-C
         for other in self.readers:  # the pipes of the workers forked before this one
             other.close()
         while True:
