@@ -139,7 +139,7 @@ def write(store, experiment) -> str:
                 (plots.convergence, traces, folder / "convergence.png", name, label),
                 (plots.fixed_target, traces, folder / "fixed-target.png", name, label)]))
         results = _tables(store, experiment, runs, traces, name, several, summarizing,
-                          comparing)
+                          comparing, drawing)
         player = playing()
     for wait in drawing:
         wait()
@@ -147,10 +147,10 @@ def write(store, experiment) -> str:
     return results
 
 
-def _tables(store, experiment, runs, traces, name, several, summarizing, comparing) -> str:
-    """runs.csv, summary.csv, summary.md, comparisons.csv and the summary's plots, drawn here
-    (drawn in processes of their own, beside the workers, they made the exports of the
-    100,000-run sweep a second longer)."""
+def _tables(store, experiment, runs, traces, name, several, summarizing, comparing,
+            drawing) -> str:
+    """runs.csv, summary.csv, summary.md, comparisons.csv, and the summary's plots started
+    (``drawing`` gets their waiting function)."""
     from gaqueens.reports import plots, tables
 
     folder, keys = store.folder, set(experiment.tasks())
@@ -180,9 +180,11 @@ def _tables(store, experiment, runs, traces, name, several, summarizing, compari
     if "ert" in summary.columns:
         parts.append(UNSOLVED_NOTE)
     # the summary's plots, while the workers may still compare
-    grid = _sensitivity(summary, experiment, folder, name) if experiment.grid.values else None
+    jobs = []
+    grid = _sensitivity(summary, experiment, folder, name, jobs) if experiment.grid.values else None
     if several and len(experiment.boards) > 1:
-        plots.seconds(summary, folder / "seconds.png", name)
+        jobs.append((plots.seconds, summary, folder / "seconds.png", name))
+    drawing.append(_draw_elsewhere(jobs))
     if several:
         from gaqueens.reports import compare
 
@@ -229,9 +231,9 @@ def _page(store, experiment, player=None) -> None:
     page.write(store.folder, _ga_settings(experiment), store, player)
 
 
-def _sensitivity(summary, experiment, folder: Path, name: str):
-    """The grid's plots; returns its cells' table (sensitivity.cells), from which summary.md
-    shows the best cell per board beside the ga."""
+def _sensitivity(summary, experiment, folder: Path, name: str, jobs: list):
+    """The grid's cells' table (sensitivity.cells), from which summary.md shows the best cell
+    per board beside the ga; its plots go to ``jobs``."""
     from gaqueens.experiment import settings_to_yaml
     from gaqueens.reports import sensitivity
 
@@ -239,9 +241,10 @@ def _sensitivity(summary, experiment, folder: Path, name: str):
     ga = next((entry for entry in experiment.entries if entry.name == "ga"), None)
     table = sensitivity.cells(summary, grid, None if ga is None else "ga")
     fixed = sensitivity.ga_values(settings_to_yaml(ga) if ga else {}, grid.paths)
-    sensitivity.lines_plot(table, grid, fixed, folder / "sensitivity.png", name)
+    jobs.append((sensitivity.lines_plot, table, grid, fixed, folder / "sensitivity.png", name))
     if len(grid.paths) == 2:
-        sensitivity.heatmap(table, grid, fixed, folder / "sensitivity-heatmap.png", name)
+        jobs.append((sensitivity.heatmap, table, grid, fixed, folder / "sensitivity-heatmap.png",
+                     name))
     return table
 
 
