@@ -42,6 +42,7 @@ from gaqueens.core.registry import Unknown
 from gaqueens.ga import UNIT as GA_UNIT
 from gaqueens.problems import nqueens
 from gaqueens.problems.nqueens import verifier
+from gaqueens.runtime import placements
 
 
 class Invalid(Rejected):
@@ -270,14 +271,16 @@ def _placements_pass(texts, board: int, conflicts, solved, rule: Claims) -> np.n
     none = np.zeros(len(texts), dtype=bool)
     if problems.get(rule.problem) is not nqueens.PROBLEM:
         return none
-    try:
-        tokens = [str(text).split() for text in texts]
-        if any(len(each) != board for each in tokens):
+    rows = placements.in_bulk(texts, board)
+    if rows is None:  # not all in the plain form: read as ``placement`` reads them
+        try:
+            tokens = [str(text).split() for text in texts]
+            if any(len(each) != board for each in tokens):
+                return none
+            rows = np.array([column for each in tokens for column in each],
+                            dtype=np.int64).reshape(len(texts), board)
+        except (ValueError, OverflowError):
             return none
-        rows = np.array([column for each in tokens for column in each],
-                        dtype=np.int64).reshape(len(texts), board)
-    except (ValueError, OverflowError):
-        return none
     good = ((rows >= 0) & (rows < board)).all(axis=1) if board else np.ones(len(texts), bool)
     if rule.permutation and board:
         good &= (np.sort(rows, axis=1) == np.arange(board)).all(axis=1)
