@@ -48,6 +48,10 @@ def test_the_quick_measurement_reports_each_figure_beside_its_goal(tmp_path, cap
         assert mine["sweep wall"] > 0 and mine["exports wall"] > 0 and mine["export wall"] > 0
         assert 0 < mine["peak PSS, sum over the processes"] <= mine[
             "peak RSS, sum over the processes"]
+        for kind in ("exports", "export", "verify"):  # timed unsampled, memory from a run sampled
+            assert mine[f"{kind} wall, sampled"] > 0
+            assert 0 < mine[f"{kind} peak PSS, sum"] <= mine[f"{kind} peak RSS, sum"]
+    assert "with no sampling (it costs them time)" in report
     assert (rows.loc[rows["executor"] == "store alone", "value"] > 0).all()
     goals = pd.read_csv(tmp_path / "goals.csv", keep_default_na=False)
     assert list(goals.columns) == ["figure", "measured", "goal", "met"]

@@ -12,7 +12,8 @@ workers, the processes that draw its plots, the cluster's scheduler and workers;
 /proc, gaqueens/bench/memory.py); the exports' own time and peak (the same command again over
 the finished folder: nothing left to compute, it writes the tables and plots again), those of
 `python -m gaqueens.export` (the IOH export, every trace read) and of `python -m
-gaqueens.verify`, K times each, each figure beside issue 17's goal (the sweep within 100 s end
+gaqueens.verify`, their peaks from one run each, sampled, their times from K more, unsampled
+(the sampling costs them time: _measure_after), each figure beside issue 17's goal (the sweep within 100 s end
 to end, peak PSS under 1 GB, the export and verify within 15 s each) and whether it is met. Then the store's insert rate, measured apart:
 the sweep's runs stored again, in batches of the sweep's size, into a fresh store, timing
 Store.add alone (packing the traces, inserting, committing to disk), K times; beside the rate
@@ -52,14 +53,15 @@ def _python(*args) -> list[str]:
     return [sys.executable, *args]
 
 
-def _timed(command: list[str]) -> tuple[float, Sampler]:
-    """Runs ``command`` to its end, sampling its processes; its wall time and the sampler.
-    A failure is one line: the command and the last line it wrote."""
-    sampler = Sampler().start()
+def _timed(command: list[str], sampling: bool = True) -> tuple[float, Sampler | None]:
+    """Runs ``command`` to its end, sampling its processes if ``sampling``; its wall time and
+    the sampler. A failure is one line: the command and the last line it wrote."""
+    sampler = Sampler().start() if sampling else None
     began = time.perf_counter()
     done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     wall = time.perf_counter() - began
-    sampler.stop()
+    if sampler:
+        sampler.stop()
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no message"])[-1]
         raise RuntimeError(f"{' '.join(command[1:])} ended with exit status "
@@ -167,28 +169,36 @@ def _measure_sweep(executor: str, sweep: list[str], folder: Path, rows: list[dic
         row(name, value, unit)
     return dict(wall=wall, runs=runs, rate=runs / wall, computed=runs / phase,
                 peak=sampler.peak, pss=sampler.peak_pss, largest=sampler.largest,
-                halves=(first, second), exports=[], export=[], verify=[])
+                halves=(first, second))
 
 
 def _measure_after(executor: str, sweep: list[str], folder: Path, repeats: int,
                    figures: dict, rows: list[dict]) -> None:
     """The exports (the sweep's command again, with nothing left to compute), the IOH export
     (python -m gaqueens.export DIR) and verify, ``repeats`` times each, alternating; on the
-    local processes (no cluster running)."""
+    local processes (no cluster running). Their wall times are taken with nothing sampling
+    /proc: reading each process's smaps_rollup ten times a second made the exports of the
+    100,000-run sweep 1-3 s longer (15.5-16.7 s against 16.8-18.7 s, alternating, on this
+    stop's code), so their memory comes from one more run of each, sampled, whose wall time is
+    kept too ("wall, sampled")."""
     row = _row(rows, executor)
     again = [arg for arg in sweep if arg != "--fresh"]
     if "--scheduler" in again:
         at = again.index("--scheduler")
         del again[at:at + 2]
+    commands = (("exports", again), ("export", _python("-m", "gaqueens.export", str(folder))),
+                ("verify", _python("-m", "gaqueens.verify", str(folder))))
+    for kind, command in commands:
+        seconds, sampled = _timed(command, sampling=True)
+        figures[kind] = dict(walls=[], sampled=seconds, peak=sampled.peak, pss=sampled.peak_pss)
+        row(f"{kind} wall, sampled", seconds, "s")
+        row(f"{kind} peak RSS, sum", sampled.peak / MB, "MB")
+        row(f"{kind} peak PSS, sum", sampled.peak_pss / MB, "MB")
     for repetition in range(1, repeats + 1):
-        for kind, command in (("exports", again),
-                              ("export", _python("-m", "gaqueens.export", str(folder))),
-                              ("verify", _python("-m", "gaqueens.verify", str(folder)))):
-            seconds, sampled = _timed(command)
-            figures[kind].append((seconds, sampled.peak, sampled.peak_pss))
+        for kind, command in commands:
+            seconds, _ = _timed(command, sampling=False)
+            figures[kind]["walls"].append(seconds)
             row(f"{kind} wall", seconds, "s", repetition)
-            row(f"{kind} peak RSS, sum", sampled.peak / MB, "MB", repetition)
-            row(f"{kind} peak PSS, sum", sampled.peak_pss / MB, "MB", repetition)
 
 
 def main(argv=None) -> int:
