@@ -61,9 +61,9 @@ def report(out: Report, header: dict, measured: dict, stores: list[float], rows,
     out.say()
     times = "once each" if repeats == 1 else f"{repeats} times each: median (min..max)"
     out.say(f"experiments/sweep-100k.yaml{changes}; each sweep once, into a fresh folder, its "
-            "memory sampled; the exports, verify and the store alone timed "
-            f"{times}, with no sampling (it costs them time), and the exports', the IOH export's and verify's "
-            "memory sampled in one more run each.")
+            "memory sampled; the exports, the IOH export, verify and the store alone timed "
+            f"{times}, with no sampling (it costs them time), and the memory of the first "
+            "three sampled in one more run each.")
     out.say()
     names = list(measured)
     lines = [("figure", *names, "goal", "verdict")]
