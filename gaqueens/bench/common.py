@@ -31,7 +31,7 @@ class Plan:
     alone_seeds: range = range(1, 11)
     deap_seeds: range = range(1, 4)
     table_seeds: str | None = None
-    table_repeats: int = 3
+    table_repeats: int = 5
     job_repeats: int = 5
     boards: tuple[int, ...] = (8, 16, 32, 64, 128)
     board_seeds: range = range(1, 11)
