@@ -1,12 +1,17 @@
-"""Ctrl-C and SIGTERM around starting a worker process.
+"""Ctrl-C and SIGTERM: around starting a worker process, and while the sweep stores.
 
-A forked worker runs this process's signal handlers until it sets its own: a SIGTERM in
-between (the sweep ending its workers as it stops, just after starting one) would run the
-sweep's handler there and print its KeyboardInterrupt. So this process blocks both signals
-while it starts a worker (``starting``), the worker inherits the block, and ``worker`` sets
-the worker's handlers before it lifts it: a signal that came in between then does what the
-worker's own handlers say. A signal this process gets meanwhile waits until the worker has
-started. Where threads cannot block signals (Windows), workers are spawned afresh anyway.
+Starting a worker. A forked worker runs this process's signal handlers until it sets its own:
+a SIGTERM in between (the sweep ending its workers as it stops, just after starting one)
+would run the sweep's handler there and print its KeyboardInterrupt. So this process blocks
+both signals while it starts a worker (``starting``), the worker inherits the block, and
+``worker`` sets the worker's handlers before it lifts it: a signal that came in between then
+does what the worker's own handlers say. A signal this process gets meanwhile waits until the
+worker has started. Where threads cannot block signals (Windows), workers are spawned afresh.
+
+While the sweep stores (``Stopping``). Python prints and drops an exception that a signal's
+handler raises while a finalizer runs (an object's ``__del__``, a weakref's callback), so a
+KeyboardInterrupt can be lost; the handler also remembers the signal, and the sweep checks
+after each batch (tests/test_faults.py presses Ctrl-C inside a finalizer).
 """
 
 from __future__ import annotations
@@ -43,9 +48,8 @@ def worker() -> None:
 
 class Stopping:
     """``with Stopping() as stop``: Ctrl-C and SIGTERM raise KeyboardInterrupt where this
-    process is, and are remembered, for ``stop.check()`` to raise again. Python prints and
-    drops an exception raised while a finalizer runs (an object's ``__del__``, a weakref's
-    callback, an at-fork hook) rather than pass it on: a loop that must stop checks too."""
+    process is, and are remembered, for ``stop.check()`` to raise again (the module's
+    docstring says why); the handlers before are set again at the end."""
 
     def __enter__(self) -> Stopping:
         self.asked = False
