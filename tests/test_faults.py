@@ -289,15 +289,16 @@ def test_a_worker_held_back_starts_forked_once_the_other_thread_ends(tmp_path):
 
 
 def test_plots_are_drawn_here_while_another_thread_runs():
-    from gaqueens.reports import outputs
+    from gaqueens.reports.drawing import Drawing
 
     drawn_by = []
     stop = threading.Event()
     beside = threading.Thread(target=stop.wait)
     beside.start()
     try:
-        wait = outputs._draw_elsewhere([(lambda: drawn_by.append(os.getpid()),)])
-        wait()
+        drawing = Drawing()
+        drawing.add([(lambda: drawn_by.append(os.getpid()),)])
+        drawing.wait()
     finally:
         stop.set()
         beside.join()

@@ -9,11 +9,6 @@ every column of runs.csv but the placements, from which summary.csv can be deriv
 
 from __future__ import annotations
 
-import gc
-import multiprocessing
-import os
-import sys
-import threading
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +19,7 @@ from gaqueens.runtime.store import other_code
 from gaqueens.runtime.workers import Workers
 from gaqueens import problems
 from gaqueens.reports import resampling
+from gaqueens.reports.drawing import Drawing
 from gaqueens.core.files import write_text
 
 PLOTS = ("convergence", "ecdf", "fixed-target", "seconds", "ecdf-seconds", "sensitivity",
@@ -130,27 +126,26 @@ def write(store, experiment) -> str:
             more = f" (and {len(rejected) - 1} more)" if len(rejected) > 1 else ""
             raise checks.Invalid(f"{folder / 'runs.sqlite'}: the verifier rejects "
                                  f"{rejected[0]}{more}")
-        drawing = [_draw_elsewhere(
-            ([(plots.ecdf, runs, folder / "ecdf.png", name)] if searched else [])
-            + ([(plots.ecdf_seconds, runs, folder / "ecdf-seconds.png", name)] if several else []))]
+        drawing = Drawing()
+        drawing.add(([(plots.ecdf, runs, folder / "ecdf.png", name)] if searched else [])
+                    + ([(plots.ecdf_seconds, runs, folder / "ecdf-seconds.png", name)]
+                       if several else []))
         traces = folded.from_store(store, keys, list(claims), claims)
         if traces.runs:
-            drawing.append(_draw_elsewhere([
-                (plots.convergence, traces, folder / "convergence.png", name, label),
-                (plots.fixed_target, traces, folder / "fixed-target.png", name, label)]))
+            drawing.add([(plots.convergence, traces, folder / "convergence.png", name, label),
+                         (plots.fixed_target, traces, folder / "fixed-target.png", name, label)])
         results = _tables(store, experiment, runs, traces, name, several, summarizing,
                           comparing, drawing)
         player = playing()
-    for wait in drawing:
-        wait()
+    drawing.wait()
     _page(store, experiment, player)
     return results
 
 
 def _tables(store, experiment, runs, traces, name, several, summarizing, comparing,
             drawing) -> str:
-    """runs.csv, summary.csv, summary.md, comparisons.csv, and the summary's plots started
-    (``drawing`` gets their waiting function)."""
+    """runs.csv, summary.csv, summary.md, comparisons.csv; the summary's plots go to
+    ``drawing``."""
     from gaqueens.reports import plots, tables
 
     folder, keys = store.folder, set(experiment.tasks())
@@ -184,7 +179,7 @@ def _tables(store, experiment, runs, traces, name, several, summarizing, compari
     grid = _sensitivity(summary, experiment, folder, name, jobs) if experiment.grid.values else None
     if several and len(experiment.boards) > 1:
         jobs.append((plots.seconds, summary, folder / "seconds.png", name))
-    drawing.append(_draw_elsewhere(jobs))
+    drawing.add(jobs)
     if several:
         from gaqueens.reports import compare
 
@@ -246,42 +241,3 @@ def _sensitivity(summary, experiment, folder: Path, name: str, jobs: list):
         jobs.append((sensitivity.heatmap, table, grid, fixed, folder / "sensitivity-heatmap.png",
                      name))
     return table
-
-
-def _draw(function, *args) -> None:
-    function(*args)
-
-
-def _draw_quietly(function, *args) -> None:
-    """A forked process's drawing: a failure only sets its exit status, as the parent draws
-    the plot again and says what went wrong, in one line."""
-    try:
-        function(*args)
-    except BaseException:
-        os._exit(1)
-
-
-def _draw_elsewhere(jobs):
-    """Starts drawing each of ``jobs`` (function, *arguments) in a forked process of its own,
-    on the cores the finished runs leave idle, while this one writes the tables; returns a
-    function that waits for them. Where processes are not forked, or one fails, it draws the
-    plot here (and so raises what went wrong). No process is forked while another thread of
-    this one runs (a Dask client's, a notebook's): it draws here then."""
-    if sys.platform != "linux" or threading.active_count() > 1:
-        return lambda: [_draw(*job) for job in jobs]
-    fork = multiprocessing.get_context("fork")
-    started = [(job, fork.Process(target=_draw_quietly, args=job)) for job in jobs]
-    gc.freeze()  # the children's collector leaves the parent's objects, and their pages, shared
-    try:
-        for _, process in started:
-            process.start()
-    finally:
-        gc.unfreeze()
-
-    def wait():
-        for job, process in started:
-            process.join()
-            if process.exitcode != 0:
-                _draw(*job)
-
-    return wait

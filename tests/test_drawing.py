@@ -1,0 +1,67 @@
+"""Plots drawn in forked processes (gaqueens/reports/drawing.py): at most ``limit`` at a time,
+every one drawn by ``wait``'s end, and a plot whose process fails drawn again here, raising
+what went wrong. (tests/test_faults.py: drawn here while another thread runs.)"""
+
+import os
+import sys
+import time
+
+import pytest
+
+from gaqueens.reports.drawing import Drawing
+
+linux = pytest.mark.skipif(sys.platform != "linux", reason="forks only on Linux")
+
+
+def record(folder, name):
+    """A stand-in plot: writes which process drew it, and when it began and ended."""
+    began = time.monotonic()
+    time.sleep(0.2)
+    (folder / name).write_text(f"{os.getpid()} {began} {time.monotonic()}")
+
+
+@linux
+@pytest.mark.parametrize("limit", [1, 2, 3])
+def test_at_most_limit_plots_are_drawn_at_once_and_every_one_by_the_end(tmp_path, limit):
+    drawing = Drawing(limit)
+    drawing.add([(record, tmp_path, "a"), (record, tmp_path, "b")])
+    drawing.add([(record, tmp_path, f"c{k}") for k in range(3)])
+    assert len(drawing.running) <= limit
+    drawing.wait()
+    assert not drawing.running and not drawing.queued
+    drawn = {path.name: path.read_text().split() for path in tmp_path.iterdir()}
+    assert sorted(drawn) == ["a", "b", "c0", "c1", "c2"]
+    assert all(int(pid) != os.getpid() for pid, _, _ in drawn.values())  # forked
+    spans = [(float(began), float(ended)) for _, began, ended in drawn.values()]
+    at_once = max(sum(b <= moment < e for b, e in spans) for moment, _ in spans)
+    assert at_once <= limit
+    if limit == 3:
+        assert at_once >= 2  # they do overlap, where cores allow
+
+
+def fails_in_a_child(parent):
+    if os.getpid() != parent:
+        raise RuntimeError("only in the child")
+    raise ValueError("the plot's own error, raised here")
+
+
+@linux
+def test_a_plot_whose_process_fails_is_drawn_here_and_raises_here():
+    drawing = Drawing(2)
+    drawing.add([(fails_in_a_child, os.getpid())])
+    with pytest.raises(ValueError, match="raised here"):
+        drawing.wait()
+
+
+@linux
+def test_a_plot_that_fails_only_in_its_process_is_drawn_here(tmp_path):
+    def once(folder):
+        if os.getpid() != parent:
+            os._exit(3)  # as a process the kernel killed
+        (folder / "drawn").write_text(str(os.getpid()))
+
+    parent = os.getpid()
+    drawing = Drawing(1)
+    drawing.add([(once, tmp_path)])
+    drawing.wait()
+    assert (tmp_path / "drawn").read_text() == str(parent)
