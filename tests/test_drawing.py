@@ -65,3 +65,12 @@ def test_a_plot_that_fails_only_in_its_process_is_drawn_here(tmp_path):
     drawing.add([(once, tmp_path)])
     drawing.wait()
     assert (tmp_path / "drawn").read_text() == str(parent)
+
+
+@linux
+def test_plots_that_ended_before_wait_leave_nothing_to_wait_for(tmp_path):
+    drawing = Drawing(2)
+    drawing.add([(record, tmp_path, "a")])
+    time.sleep(0.6)  # it ends before wait, which finds it ended and nothing queued
+    drawing.wait()
+    assert (tmp_path / "a").exists() and not drawing.running

@@ -78,8 +78,8 @@ class Drawing:
         here what cannot be forked."""
         while self.running or self.queued:
             self._start()
-            if not self.running:  # nothing forked: here
+            if self.running:
+                self._reap(block=True)
+            elif self.queued:  # nothing forked: here
                 job = self.queued.popleft()
                 job[0](*job[1:])
-                continue
-            self._reap(block=True)
