@@ -13,9 +13,9 @@ workers, the processes that draw its plots, the cluster's scheduler and workers;
 the finished folder: nothing left to compute, it writes the tables and plots again), those of
 `python -m gaqueens.export` (the IOH export, every trace read) and of `python -m
 gaqueens.verify`, their peaks from one run each, sampled, their times from K more, unsampled
-(the sampling costs them time: _measure_after), each figure beside issue 17's goal (the sweep within 100 s end
-to end, peak PSS under 1 GB, the export and verify within 15 s each) and whether it is met. Then the store's insert rate, measured apart:
-the sweep's runs stored again, in batches of the sweep's size, into a fresh store, timing
+(the sampling costs them time: _measure_after); each figure beside issue 17's goal (the sweep
+within 100 s end to end, peak PSS under 1 GB, the export and verify within 15 s each) and
+whether it is met. Then the store's insert rate, measured apart: the sweep's runs stored again, in batches of the sweep's size, into a fresh store, timing
 Store.add alone (packing the traces, inserting, committing to disk), K times; beside the rate
 at which the sweep computed its runs (stored runs over the time between the manifest's start
 and end). --quick runs 2 cells x 2 boards x 50 seeds: a smoke run, not a measurement.
@@ -178,8 +178,8 @@ def _measure_after(executor: str, sweep: list[str], folder: Path, repeats: int,
     (python -m gaqueens.export DIR) and verify, ``repeats`` times each, alternating; on the
     local processes (no cluster running). Their wall times are taken with nothing sampling
     /proc: reading each process's smaps_rollup ten times a second made the exports of the
-    100,000-run sweep 1-3 s longer (15.5-16.7 s against 16.8-18.7 s, alternating, on this
-    stop's code), so their memory comes from one more run of each, sampled, whose wall time is
+    100,000-run sweep 1-3 s longer (15.5-16.7 s against 16.8-18.7 s, three of each,
+    alternating), so their memory comes from one more run of each, sampled, whose wall time is
     kept too ("wall, sampled")."""
     row = _row(rows, executor)
     again = [arg for arg in sweep if arg != "--fresh"]

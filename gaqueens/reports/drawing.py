@@ -1,5 +1,5 @@
 """Plots drawn in forked processes of their own, on the cores the finished runs leave idle,
-while the exports' own process reads the traces and writes the tables (gaqueens.reports.outputs).
+while the exports' own process reads the traces and writes the tables (reports/outputs.py).
 
 At most one drawing process a core runs at a time; the plots handed out beyond that wait until
 one ends (``wait`` starts them). More processes than cores only share the cores, and each
@@ -26,6 +26,7 @@ from multiprocessing.connection import wait as ready
 
 
 def _draw_quietly(function, *args) -> None:
+    """A forked process's drawing: a failure only sets its exit status (the module's docstring)."""
     try:
         function(*args)
     except BaseException:

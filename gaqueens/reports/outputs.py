@@ -176,7 +176,8 @@ def _tables(store, experiment, runs, traces, name, several, summarizing, compari
         parts.append(UNSOLVED_NOTE)
     # the summary's plots, while the workers may still compare
     jobs = []
-    grid = _sensitivity(summary, experiment, folder, name, jobs) if experiment.grid.values else None
+    grid = (_sensitivity(summary, experiment, folder, name, jobs) if experiment.grid.values
+            else None)
     if several and len(experiment.boards) > 1:
         jobs.append((plots.seconds, summary, folder / "seconds.png", name))
     drawing.add(jobs)
