@@ -15,10 +15,10 @@ the finished folder: nothing left to compute, it writes the tables and plots aga
 gaqueens.verify`, their peaks from one run each, sampled, their times from K more, unsampled
 (the sampling costs them time: _measure_after); each figure beside issue 17's goal (the sweep
 within 100 s end to end, peak PSS under 1 GB, the export and verify within 15 s each) and
-whether it is met. Then the store's insert rate, measured apart: the sweep's runs stored again, in batches of the sweep's size, into a fresh store, timing
-Store.add alone (packing the traces, inserting, committing to disk), K times; beside the rate
-at which the sweep computed its runs (stored runs over the time between the manifest's start
-and end). --quick runs 2 cells x 2 boards x 50 seeds: a smoke run, not a measurement.
+whether it is met. Then the store's insert rate, measured apart: the sweep's runs stored
+again, in batches of the sweep's size, into a fresh store, timing Store.add alone (packing the
+traces, inserting, committing to disk), K times; beside the rate at which the sweep computed
+its runs (stored runs over the time between the manifest's start and end). --quick runs 2 cells x 2 boards x 50 seeds: a smoke run, not a measurement.
 """
 
 from __future__ import annotations
