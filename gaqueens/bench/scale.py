@@ -18,7 +18,8 @@ within 100 s end to end, peak PSS under 1 GB, the export and verify within 15 s 
 whether it is met. Then the store's insert rate, measured apart: the sweep's runs stored
 again, in batches of the sweep's size, into a fresh store, timing Store.add alone (packing the
 traces, inserting, committing to disk), K times; beside the rate at which the sweep computed
-its runs (stored runs over the time between the manifest's start and end). --quick runs 2 cells x 2 boards x 50 seeds: a smoke run, not a measurement.
+its runs (stored runs over the time between the manifest's start and end). --quick runs 2
+cells x 2 boards x 50 seeds: a smoke run, not a measurement.
 """
 
 from __future__ import annotations
