@@ -19,10 +19,10 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
-import sys
-import threading
 from collections import deque
 from multiprocessing.connection import wait as ready
+
+from gaqueens.runtime.workers import forks
 
 
 def _draw_quietly(function, *args) -> None:
@@ -48,7 +48,7 @@ class Drawing:
 
     def _start(self) -> None:
         self._reap(block=False)
-        if sys.platform != "linux" or threading.active_count() > 1:
+        if not forks():
             return  # drawn here, by wait
         fork = multiprocessing.get_context("fork")
         while self.queued and len(self.running) < self.limit:

@@ -175,12 +175,10 @@ def _tables(store, experiment, runs, traces, name, several, summarizing, compari
     if "ert" in summary.columns:
         parts.append(UNSOLVED_NOTE)
     # the summary's plots, while the workers may still compare
-    jobs = []
-    grid = (_sensitivity(summary, experiment, folder, name, jobs) if experiment.grid.values
+    grid = (_sensitivity(summary, experiment, folder, name, drawing) if experiment.grid.values
             else None)
     if several and len(experiment.boards) > 1:
-        jobs.append((plots.seconds, summary, folder / "seconds.png", name))
-    drawing.add(jobs)
+        drawing.add([(plots.seconds, summary, folder / "seconds.png", name)])
     if several:
         from gaqueens.reports import compare
 
@@ -227,9 +225,9 @@ def _page(store, experiment, player=None) -> None:
     page.write(store.folder, _ga_settings(experiment), store, player)
 
 
-def _sensitivity(summary, experiment, folder: Path, name: str, jobs: list):
+def _sensitivity(summary, experiment, folder: Path, name: str, drawing):
     """The grid's cells' table (sensitivity.cells), from which summary.md shows the best cell
-    per board beside the ga; its plots go to ``jobs``."""
+    per board beside the ga; its plots go to ``drawing``."""
     from gaqueens.experiment import settings_to_yaml
     from gaqueens.reports import sensitivity
 
@@ -237,8 +235,9 @@ def _sensitivity(summary, experiment, folder: Path, name: str, jobs: list):
     ga = next((entry for entry in experiment.entries if entry.name == "ga"), None)
     table = sensitivity.cells(summary, grid, None if ga is None else "ga")
     fixed = sensitivity.ga_values(settings_to_yaml(ga) if ga else {}, grid.paths)
-    jobs.append((sensitivity.lines_plot, table, grid, fixed, folder / "sensitivity.png", name))
+    jobs = [(sensitivity.lines_plot, table, grid, fixed, folder / "sensitivity.png", name)]
     if len(grid.paths) == 2:
         jobs.append((sensitivity.heatmap, table, grid, fixed, folder / "sensitivity-heatmap.png",
                      name))
+    drawing.add(jobs)
     return table

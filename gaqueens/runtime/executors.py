@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
-import sys
 import threading
 import time
 import traceback
@@ -37,7 +36,7 @@ from typing import Iterable, Iterator
 from gaqueens.core.errors import Fault
 from gaqueens.runtime import signals
 from gaqueens.runtime.batches import Batch
-from gaqueens.runtime.workers import Workers
+from gaqueens.runtime.workers import Workers, forks
 
 LOST_LIMIT = 3  # deaths of the same batch's worker before the sweep gives up
 STOP_SECONDS = 2.0  # workers are given this long to end on SIGTERM, then killed
@@ -144,7 +143,7 @@ class _Pool:
             self.later = 0
 
     def _start(self) -> None:
-        forking = sys.platform == "linux" and threading.active_count() == 1
+        forking = forks()
         context = multiprocessing.get_context("fork" if forking else "spawn")
         ours, theirs = context.Pipe()
         inherited = [*self.workers, ours] if forking else []

@@ -29,6 +29,12 @@ from multiprocessing.connection import wait
 from gaqueens.runtime import signals
 
 
+def forks() -> bool:
+    """Whether processes started now are forked: on Linux, while this process runs a single
+    thread (forking copies one thread and whatever locks the others held)."""
+    return sys.platform == "linux" and threading.active_count() == 1
+
+
 class WorkerDied(RuntimeError):
     """A forked worker ended before sending the results of its tasks."""
 
@@ -67,7 +73,7 @@ class Workers:
                  for index in range(len(tasks))]
         if not self.workers or not order:
             return
-        if sys.platform != "linux" or threading.active_count() > 1:
+        if not forks():
             self.pool = multiprocessing.get_context("spawn").Pool(self.workers)
             self.pending = [self.pool.starmap_async(function, tasks, chunksize=1)
                             for function, tasks in self.jobs]
