@@ -39,6 +39,21 @@ def test_at_most_limit_plots_are_drawn_at_once_and_every_one_by_the_end(tmp_path
         assert at_once >= 2  # they do overlap, where cores allow
 
 
+@linux
+def test_poll_starts_a_waiting_plot_once_a_core_is_free(tmp_path):
+    drawing = Drawing(1)
+    drawing.add([(record, tmp_path, "first"), (record, tmp_path, "second")])
+    assert len(drawing.running) == 1 and len(drawing.queued) == 1  # the second waits
+    deadline = time.monotonic() + 30
+    while not (tmp_path / "second").exists() and time.monotonic() < deadline:
+        drawing.poll()  # starts the second once the first's process has ended: no wait
+        time.sleep(0.01)
+    assert (tmp_path / "second").exists()
+    first_ended = float((tmp_path / "first").read_text().split()[2])
+    assert first_ended <= float((tmp_path / "second").read_text().split()[1])  # one at a time
+    drawing.wait()
+
+
 def fails_in_a_child(parent):
     if os.getpid() != parent:
         raise RuntimeError("only in the child")

@@ -136,6 +136,7 @@ def write(store, experiment) -> str:
                          (plots.fixed_target, traces, folder / "fixed-target.png", name, label)])
         results = _tables(store, experiment, runs, traces, name, several, summarizing,
                           comparing, drawing)
+        drawing.poll()  # a plot may have ended while the tables were written
         player = playing()
     drawing.wait()
     _page(store, experiment, player)
