@@ -26,9 +26,10 @@ min..max), never a threshold that could fail. Its sections:
     after it, beside issue 17's goal (within 1.1x; and at most 0.5x genoxide's, from (a), on 32
     and 128); and the median evaluations per board of each engine.
 (c) the main job, `python -m gaqueens.sweep experiments/n8.yaml --quiet`, end to end,
-    and the imports it pays for (python -X importtime); and fair timings: one sweep of the ga
+    and the imports it pays for (python -X importtime); and fair timings: sweeps of the ga
     and a twin entry with equal settings (but an unreachable generation limit, so that its runs
-    are made, not shared), the ratio of their median seconds per board (goal 0.9 to 1.1).
+    are made, not shared), the ratio of their median seconds per board in each sweep (goal 0.9
+    to 1.1), as many sweeps as the main job's repetitions.
 (d) per board: the median wall time of one run of the local search (when registered), the GA
     on each engine on a few seeds, and their ratios.
 (e) the classic solvers and the counter beside their goals: the local search on 10^6 and

@@ -4,6 +4,7 @@ process's one-off costs)."""
 
 from __future__ import annotations
 
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -57,27 +58,38 @@ FAIR = (0.9, 1.1)  # issue 15's fair timings: equal settings, equal seconds, whi
 
 
 def equal_entries(plan: Plan, report: Report, scratch: Path) -> None:
-    """One sweep of the published GA and a twin entry whose settings differ only in a
-    generation limit no run reaches (50,001), so that it makes the very same runs without
-    sharing them: the ratio of their median seconds per board, beside FAIR. Seeds 1 to 1,000:
+    """Sweeps of the published GA and a twin entry whose settings differ only in a generation
+    limit no run reaches (50,001), so that it makes the very same runs without sharing them:
+    the ratio of their median seconds per board, one per sweep, beside FAIR. Seeds 1 to 1,000:
     a GA run's seconds are its share of its batch of 50, so 100 seeds gave each entry two
-    batches a board, too few for a median to say anything."""
+    batches a board, too few for a median to say anything. The sweep runs ``job_repeats``
+    times: one sweep's ratio on board 8 read 0.94 in one benchmark and 1.21 in the next."""
     seeds = "1..10" if plan.quick else "1..1000"
     file = Path(scratch) / "equal.yaml"
     file.write_text("boards: [8, 16]\nvariants: {twin: {stop: {target: 0, generations: 50001}}}\n",
                     encoding="utf-8")
-    sweep_wall(sweep_command(file, Path(scratch) / "equal", seeds))
-    runs = pd.read_csv(Path(scratch) / "equal" / "runs.csv")
-    for board, rows in runs.groupby("board"):
-        median = rows.groupby("algorithm")["seconds"].median()
-        same = (rows[rows.algorithm == "ga"]["work"].tolist()
-                == rows[rows.algorithm == "twin"]["work"].tolist())
-        ratio = median["twin"] / median["ga"]
-        met = report.goal(f"board {board}: equal settings in two entries, median seconds "
-                          f"twin / ga", f"{ratio:.2f}", f"{FAIR[0]} to {FAIR[1]}",
-                          "met" if FAIR[0] <= ratio <= FAIR[1] else "not met")
-        report.say(f"- board {board}, seeds {seeds}: the ga and its twin (the same settings but "
-                   f"a generation limit no run reaches; {'the same' if same else 'NOT the same'} "
-                   f"work run for run), median seconds {median['ga'] * 1e6:,.0f} / "
-                   f"{median['twin'] * 1e6:,.0f} µs: ratio {ratio:.2f}; goal {FAIR[0]} to "
-                   f"{FAIR[1]}: {met}")
+    ratios: dict[int, list[float]] = {}
+    medians: dict[int, list[tuple[float, float]]] = {}
+    same = True
+    for _ in range(plan.job_repeats):
+        sweep_wall(sweep_command(file, Path(scratch) / "equal", seeds))
+        runs = pd.read_csv(Path(scratch) / "equal" / "runs.csv")
+        for board, rows in runs.groupby("board"):
+            median = rows.groupby("algorithm")["seconds"].median()
+            same &= (rows[rows.algorithm == "ga"]["work"].tolist()
+                     == rows[rows.algorithm == "twin"]["work"].tolist())
+            ratios.setdefault(board, []).append(median["twin"] / median["ga"])
+            medians.setdefault(board, []).append((median["ga"], median["twin"]))
+    for board, values in ratios.items():
+        fair = [FAIR[0] <= ratio <= FAIR[1] for ratio in values]
+        middle = statistics.median(values)
+        met = ("met" if all(fair) else "met at the median" if FAIR[0] <= middle <= FAIR[1]
+               else "not met")
+        report.goal(f"board {board}: equal settings in two entries, median seconds twin / ga",
+                    spread(values), f"{FAIR[0]} to {FAIR[1]}", met)
+        ga, twin = (statistics.median(pair[k] for pair in medians[board]) for k in (0, 1))
+        report.say(f"- board {board}, seeds {seeds}, {times_text(len(values))}: the ga and its "
+                   f"twin (the same settings but a generation limit no run reaches; "
+                   f"{'the same' if same else 'NOT the same'} work run for run), median "
+                   f"seconds {ga * 1e6:,.0f} / {twin * 1e6:,.0f} µs; ratio twin / ga per sweep "
+                   f"{spread(values)}; goal {FAIR[0]} to {FAIR[1]}: {met}")
