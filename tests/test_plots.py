@@ -165,6 +165,21 @@ def test_save_figure_writes_a_small_svg_with_text_as_text_beside_the_png(tmp_pat
     assert sorted(p.name for p in tmp_path.iterdir()) == ["x.png", "x.svg", "y.png", "y.svg"]
 
 
+@pytest.mark.parametrize("asked", [{"figure.constrained_layout.use": True},
+                                   {"figure.autolayout": True}])
+def test_the_svg_keeps_the_pngs_layout_whatever_layout_the_users_settings_ask_for(tmp_path,
+                                                                                 asked):
+    def saved(name):
+        figure = figures.new_figure(3, 2)
+        figure.subplots().set_title("a title")
+        figures.save_figure(figure, tmp_path / f"{name}.png")
+        return (tmp_path / f"{name}.svg").read_text()
+
+    plain = saved("plain")
+    with matplotlib.rc_context(asked):
+        assert saved("asked") == plain
+
+
 def test_a_sweep_writes_an_svg_for_every_png(tmp_path):
     (tmp_path / "x.yaml").write_text("boards: [6, 8]\nseeds: {first: 1, last: 3}\n"
                                      "variants: {uniform-parents: {select: uniform}}\n"

@@ -37,6 +37,7 @@ PUBLISHED = "ga"  # the published GA's entry name (gaqueens.experiment)
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#8C6D31")
 LINE_STYLES = ("-", "--", ":", "-.")
 SVG_RC = {"svg.fonttype": "none", "svg.hashsalt": "gaqueens"}
+NO_LAYOUT = {"figure.autolayout": False, "figure.constrained_layout.use": False}  # see save_figure
 DPI = 120
 
 
@@ -56,9 +57,12 @@ def save_figure(figure: Figure, path: Path) -> Figure:
     minor_ticks.lighten(figure)
     with replacing(path) as partial:
         figure.savefig(partial, dpi=DPI)
-    figure.set_layout_engine("none")  # the SVG keeps the layout just made: made once, not twice
     text = io.StringIO()
-    with matplotlib.rc_context(SVG_RC):
+    with matplotlib.rc_context({**SVG_RC, **NO_LAYOUT}):
+        # the SVG keeps the layout just made: without a layout engine (None, which the user's
+        # settings could otherwise turn into one), savefig draws the figure once, not a second
+        # time to lay it out; "none" still drew it twice, a tenth of each plot's time
+        figure.set_layout_engine(None)
         figure.savefig(text, format="svg", metadata={"Date": None})
     write_text(svg_path(path), compact_svg(text.getvalue()))
     return figure
