@@ -1,5 +1,7 @@
-"""glibc's mmap threshold on a Dask worker (gaqueens/runtime/allocator.py): raised once where
-the environment fixed it, as Dask's nanny does, and left alone elsewhere."""
+"""glibc's allocator where batches run (gaqueens/runtime/allocator.py): a Dask worker's mmap
+threshold raised once where the environment fixed it, as Dask's nanny does, and left alone
+elsewhere; a local pool worker keeping freed memory, so that its later batches fault few pages
+in, unless the environment chose glibc's thresholds."""
 
 import os
 import subprocess
@@ -56,3 +58,67 @@ def test_a_dask_worker_raises_its_threshold_before_its_first_batch(tmp_path):
         [after] = client.run(lambda: allocator._raised).values()
     assert [seed for seed, _ in results] == [1, 2]
     assert (before, after) == (False, sys.platform.startswith("linux"))
+
+
+def _kept_in_a_new_process(extra: dict) -> str:
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")}
+    code = "from gaqueens.runtime import allocator; print(allocator.keep_freed())"
+    done = subprocess.run([sys.executable, "-c", code], env={**environ, **extra},
+                          capture_output=True, text=True, check=True)
+    return done.stdout.strip()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
+def test_a_local_worker_keeps_freed_memory_unless_the_environment_chose_the_thresholds():
+    assert _kept_in_a_new_process({}) == "True"
+    assert _kept_in_a_new_process({"MALLOC_TRIM_THRESHOLD_": "65536"}) == "False"  # Dask's
+    assert _kept_in_a_new_process({"MALLOC_MMAP_THRESHOLD_": "131072"}) == "False"
+
+
+FAULTS = """
+import resource, sys
+from gaqueens import ga
+from gaqueens.ga import GaSettings
+from gaqueens.runtime import allocator
+if sys.argv[1] == "kept":
+    assert allocator.keep_freed()
+faults = []
+for _ in range(5):
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    ga.run_many(GaSettings(), 64, range(1, 51))
+    faults.append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+print(sum(faults[2:]))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
+def test_batches_after_the_first_fault_few_pages_in_where_freed_memory_is_kept():
+    """The module's docstring: a batch on board 64 faults its arrays' pages in again and
+    again under glibc's own thresholds; where freed memory is kept, the later batches reuse
+    them."""
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")}
+    faults = {how: int(subprocess.run([sys.executable, "-c", FAULTS, how], env=environ,
+                                      capture_output=True, text=True, check=True).stdout)
+              for how in ("glibc", "kept")}
+    assert faults["kept"] * 4 < faults["glibc"], faults
+
+
+class _Kept:
+    """A stand-in batch: tells whether its worker keeps freed memory."""
+
+    def run(self):
+        return allocator._kept
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
+def test_a_pool_worker_keeps_freed_memory_before_its_first_batch(monkeypatch):
+    from gaqueens.runtime.executors import local_pool
+
+    for name in [k for k in os.environ if k.startswith("MALLOC_")]:
+        monkeypatch.delenv(name)
+    running = local_pool([_Kept()], 1)
+    try:
+        [(_, kept)] = list(running)
+    finally:
+        running.close()
+    assert kept is True

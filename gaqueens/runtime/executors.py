@@ -34,7 +34,7 @@ from multiprocessing.connection import wait
 from typing import Iterable, Iterator
 
 from gaqueens.core.errors import Fault
-from gaqueens.runtime import signals
+from gaqueens.runtime import allocator, signals
 from gaqueens.runtime.batches import Batch
 from gaqueens.runtime.workers import Workers, forks
 
@@ -93,6 +93,7 @@ def _serve(connection, inherited) -> None:
     worker first closes its copies of the sweep's ends of the pipes (``inherited``), so that
     it sees the end of its own pipe when the sweep dies, and leaves."""
     signals.worker()  # the sweep alone handles Ctrl-C; SIGTERM ends a worker quietly
+    allocator.keep_freed()  # its arrays' pages faulted in once, not every generation
     for other in inherited:
         other.close()
     while True:
