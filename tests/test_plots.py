@@ -3,7 +3,7 @@
 figures.py): every PNG has its SVG, with text kept as text; the y axis of the convergence
 reaches above its band; short log axes label no minor tick; board sizes label the seconds axis;
 every algorithm gets a style of its own, the published GA emphasised; the work ECDF names what
-it leaves out."""
+it leaves out; a convergence line is drawn from its steps alone, the same line."""
 
 import itertools
 import xml.etree.ElementTree as ElementTree
@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 
 from gaqueens.reports import figures, plots
+from gaqueens.reports.folded import Line
 from gaqueens.sweep import main
 
 
@@ -178,6 +179,26 @@ def test_the_svg_keeps_the_pngs_layout_whatever_layout_the_users_settings_ask_fo
     plain = saved("plain")
     with matplotlib.rc_context(asked):
         assert saved("asked") == plain
+
+
+@hypothesis.settings(max_examples=200, deadline=None)
+@hypothesis.given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 3)),
+                           min_size=1, max_size=40))
+def test_a_convergence_line_keeps_only_its_steps_and_stays_the_same_line(values):
+    """plots.steps: every generation's value is the one of the last point kept at or before
+    it (a step drawn where="post"); the first and last points are kept, and no point whose
+    three values equal the previous point's."""
+    low, median, high = (np.array(column, dtype=float) for column in zip(*values))
+    evaluations = 20 * np.arange(1, len(values) + 1)
+    line = Line("ga", 8, evaluations, low, median, high)
+    x, *kept = plots.steps(line)
+    assert x[0] == evaluations[0] and x[-1] == evaluations[-1]
+    at = np.searchsorted(x, evaluations, side="right") - 1  # the last kept point at or before
+    for every, few in zip((low, median, high), kept):
+        assert (few[at] == every).all()
+    inner = np.vstack(kept)[:, 1:-1]
+    before = np.vstack(kept)[:, :-2]
+    assert (inner != before).any(axis=0).all()
 
 
 def test_a_sweep_writes_an_svg_for_every_png(tmp_path):

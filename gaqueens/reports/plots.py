@@ -66,15 +66,15 @@ def convergence(traces, path: Path, title: str, label: str = "attacking pairs"):
     for axes, board in zip(panels.flat, [None] if panels.size == 1 else boards):
         top = 1.0
         for line in (line for line in lines if board in (None, line.board)):
-            x = line.evaluations
+            x, low, median, high = steps(line)
             style = ({"color": colors[line.board], "lw": 1.5} if single
                      else styles[line.algorithm])
             if line.algorithm in banded:
-                axes.fill_between(x, line.low, line.high, step="post", color=style["color"],
-                                  alpha=0.2, lw=0)
-                top = max(top, float(np.nanmax(line.high)))
-            top = max(top, float(np.nanmax(line.median)))
-            axes.step(x, line.median, where="post", **style,
+                axes.fill_between(x, low, high, step="post", color=style["color"], alpha=0.2,
+                                  lw=0)
+                top = max(top, float(np.nanmax(high)))
+            top = max(top, float(np.nanmax(median)))
+            axes.step(x, median, where="post", **style,
                       label=f"{line.board} x {line.board}" if single else line.algorithm)
         log_x(axes)
         conflicts_y(axes, top)
@@ -91,6 +91,18 @@ def convergence(traces, path: Path, title: str, label: str = "attacking pairs"):
     else:
         figure.suptitle(title)
     return save_figure(figure, path)
+
+
+def steps(line) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A convergence line's evaluations, low, median and high at its first generation, at each
+    generation where one of the three changes, and at its last: drawn as steps (where="post"),
+    the same line as one with every generation, as each value holds until the next point. The
+    100 lines of the 100,000-run sweep hold 221,851 generations and 4,403 such points; drawn
+    with all of them, its convergence SVG took 4 MB."""
+    values = np.vstack((line.low, line.median, line.high))
+    keep = np.ones(values.shape[1], dtype=bool)
+    keep[1:-1] = (values[:, 1:-1] != values[:, :-2]).any(axis=0)  # NaN != NaN: kept
+    return line.evaluations[keep], *values[:, keep]
 
 
 DISTINCT_ABOVE = 10_000  # values of an ECDF line beyond which it steps at distinct values only
