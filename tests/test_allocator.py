@@ -22,13 +22,19 @@ def test_only_a_trim_threshold_alone_counts_as_fixed(environ, fixed):
     assert allocator.threshold_fixed(environ) is fixed
 
 
-def _raised_in_a_new_process(extra: dict) -> str:
+def _printed(code: str, extra: dict, *args: str) -> str:
+    """What ``code`` prints in a new process whose environment has no MALLOC_ variable but
+    those of ``extra``."""
     environ = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")}
-    code = ("from gaqueens.runtime import allocator; "
-            "print(allocator.raise_mmap_threshold(), allocator.raise_mmap_threshold())")
-    done = subprocess.run([sys.executable, "-c", code], env={**environ, **extra},
+    done = subprocess.run([sys.executable, "-c", code, *args], env={**environ, **extra},
                           capture_output=True, text=True, check=True)
     return done.stdout.strip()
+
+
+def _raised_in_a_new_process(extra: dict) -> str:
+    return _printed("from gaqueens.runtime import allocator; "
+                    "print(allocator.raise_mmap_threshold(), allocator.raise_mmap_threshold())",
+                    extra)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
@@ -61,11 +67,7 @@ def test_a_dask_worker_raises_its_threshold_before_its_first_batch(tmp_path):
 
 
 def _kept_in_a_new_process(extra: dict) -> str:
-    environ = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")}
-    code = "from gaqueens.runtime import allocator; print(allocator.keep_freed())"
-    done = subprocess.run([sys.executable, "-c", code], env={**environ, **extra},
-                          capture_output=True, text=True, check=True)
-    return done.stdout.strip()
+    return _printed("from gaqueens.runtime import allocator; print(allocator.keep_freed())", extra)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
@@ -96,10 +98,7 @@ def test_batches_after_the_first_fault_few_pages_in_where_freed_memory_is_kept()
     """The module's docstring: a batch on board 64 faults its arrays' pages in again and
     again under glibc's own thresholds; where freed memory is kept, the later batches reuse
     them."""
-    environ = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")}
-    faults = {how: int(subprocess.run([sys.executable, "-c", FAULTS, how], env=environ,
-                                      capture_output=True, text=True, check=True).stdout)
-              for how in ("glibc", "kept")}
+    faults = {how: int(_printed(FAULTS, {}, how)) for how in ("glibc", "kept")}
     assert faults["kept"] * 4 < faults["glibc"], faults
 
 

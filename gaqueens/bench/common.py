@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import statistics
 from dataclasses import dataclass
 from importlib import resources
@@ -91,6 +92,14 @@ def genoxide_run(gx, board: int, seed: int, fitness):
                       objective="minimize", seed=seed)
     return algorithm.run(fitness, batch=True, target=published.target,
                          generations=published.generations)
+
+
+def verdict(values: list[float], goal: float, low: float = -math.inf) -> str:
+    """"met" when every repetition's value is at most ``goal`` (and at least ``low``), "met at
+    the median" when the median is, else "not met"."""
+    if low <= min(values) and max(values) <= goal:
+        return "met"
+    return "met at the median" if low <= statistics.median(values) <= goal else "not met"
 
 
 def spread(values) -> str:

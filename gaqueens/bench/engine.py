@@ -6,13 +6,13 @@ path is shown beside."""
 
 from __future__ import annotations
 
-import statistics
 import time
 from pathlib import Path
 
 from gaqueens.bench import c_twin
 from gaqueens.bench.common import (
     DEAP, INSTALL, NUMPY, Plan, Report, published_settings, seeds_text, spread, times_text, genoxide_run,
+    verdict,
 )
 from gaqueens.problems.nqueens.fitness import Conflicts
 
@@ -21,14 +21,6 @@ C_STRETCH = (128, 2.5)  # issue 17's stretch: within 2.5x of the C twin on board
 ALONE = f"{NUMPY}, one seed at a time"  # ga.run, seed after seed: what a single run costs
 COMPILED = f"{NUMPY}, compiled"  # ga.run_many(compiled=True): what a large sweep's batches use
 C = "C twin"  # gaqueens/bench/c/ga.c, the same GA in plain C
-
-
-def verdict(ratios: list[float], goal: float) -> str:
-    """"met" when every repetition's ratio is at most ``goal``, "met at the median" when the
-    median is, else "not met"."""
-    if max(ratios) <= goal:
-        return "met"
-    return "met at the median" if statistics.median(ratios) <= goal else "not met"
 
 
 def _engines(plan: Plan, board: int, gx, binary: Path | None) -> dict:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from gaqueens.bench.common import Plan, Report, published_experiment, spread, times_text
+from gaqueens.bench.common import Plan, Report, published_experiment, spread, times_text, verdict
 from gaqueens.bench.table import sweep_command, sweep_wall, wall_time
 
 
@@ -68,26 +68,22 @@ def equal_entries(plan: Plan, report: Report, scratch: Path) -> None:
     file = Path(scratch) / "equal.yaml"
     file.write_text("boards: [8, 16]\nvariants: {twin: {stop: {target: 0, generations: 50001}}}\n",
                     encoding="utf-8")
-    ratios: dict[int, list[float]] = {}
-    medians: dict[int, list[tuple[float, float]]] = {}
+    medians: dict[tuple[int, str], list[float]] = {}  # (board, entry) -> per sweep
     same = True
     for _ in range(plan.job_repeats):
         sweep_wall(sweep_command(file, Path(scratch) / "equal", seeds))
         runs = pd.read_csv(Path(scratch) / "equal" / "runs.csv")
         for board, rows in runs.groupby("board"):
-            median = rows.groupby("algorithm")["seconds"].median()
             same &= (rows[rows.algorithm == "ga"]["work"].tolist()
                      == rows[rows.algorithm == "twin"]["work"].tolist())
-            ratios.setdefault(board, []).append(median["twin"] / median["ga"])
-            medians.setdefault(board, []).append((median["ga"], median["twin"]))
-    for board, values in ratios.items():
-        fair = [FAIR[0] <= ratio <= FAIR[1] for ratio in values]
-        middle = statistics.median(values)
-        met = ("met" if all(fair) else "met at the median" if FAIR[0] <= middle <= FAIR[1]
-               else "not met")
+            for name, median in rows.groupby("algorithm")["seconds"].median().items():
+                medians.setdefault((board, name), []).append(median)
+    for board in sorted({board for board, _ in medians}):
+        values = [twin / ga for ga, twin in zip(medians[board, "ga"], medians[board, "twin"])]
+        met = verdict(values, FAIR[1], FAIR[0])
         report.goal(f"board {board}: equal settings in two entries, median seconds twin / ga",
                     spread(values), f"{FAIR[0]} to {FAIR[1]}", met)
-        ga, twin = (statistics.median(pair[k] for pair in medians[board]) for k in (0, 1))
+        ga, twin = (statistics.median(medians[board, name]) for name in ("ga", "twin"))
         report.say(f"- board {board}, seeds {seeds}, {times_text(len(values))}: the ga and its "
                    f"twin (the same settings but a generation limit no run reaches; "
                    f"{'the same' if same else 'NOT the same'} work run for run), median "

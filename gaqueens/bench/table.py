@@ -15,9 +15,9 @@ import sys
 import time
 from pathlib import Path
 
-from gaqueens.bench.engine import verdict
 from gaqueens.bench.common import (
     INSTALL, Plan, Report, genoxide_module, genoxide_run, published_experiment, spread, times_text,
+    verdict,
 )
 from gaqueens.problems.nqueens.fitness import Conflicts
 

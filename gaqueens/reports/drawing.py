@@ -2,8 +2,8 @@
 while the exports' own process reads the traces and writes the tables (reports/outputs.py).
 
 At most one drawing process a core runs at a time; the plots handed out beyond that wait until
-one ends (``poll`` and ``wait`` start them). More processes than cores only share the cores, and each
-holds memory of its own: 30-120 MB written on the 100,000-run sweep (what it allocates, and
+one ends (``poll`` and ``wait`` start them). More processes than cores only share the cores,
+and each holds memory of its own: 30-120 MB written on the 100,000-run sweep (what it allocates, and
 the parent's pages it writes to). Without the limit, six drawing at once took that sweep's
 peak PSS to 1,025 MB in one of two runs (907 MB in the other); with it, 927 and 935 MB, the
 exports as fast (12.3 s against 12.4, medians of four).
@@ -44,14 +44,11 @@ class Drawing:
     def add(self, jobs) -> None:
         """Starts drawing ``jobs`` where a core is free; the rest wait for ``wait``."""
         self.queued.extend(jobs)
-        self._start()
+        self.poll()
 
     def poll(self) -> None:
         """Starts the plots waiting, on the cores that the processes ended since have freed:
         called where this process is about to be busy a while."""
-        self._start()
-
-    def _start(self) -> None:
         self._reap(block=False)
         if not forks():
             return  # drawn here, by wait
@@ -83,7 +80,7 @@ class Drawing:
         """Draws every plot handed out: starts those waiting as processes end, and draws
         here what cannot be forked."""
         while self.running or self.queued:
-            self._start()
+            self.poll()
             if self.running:
                 self._reap(block=True)
             elif self.queued:  # nothing forked: here
