@@ -58,12 +58,30 @@ def test_a_state_drawn_from_again_gives_the_same_picks_and_advances_the_generato
 
 
 def test_the_counts_kept_stay_within_their_memory(monkeypatch):
-    monkeypatch.setattr(draws, "COUNTS", 3 * 100 * 400 * 4)  # three draws' counts
+    monkeypatch.setattr(draws, "COUNTS", 3 * 100 * 400)  # three draws' counts, a byte each
     order = np.arange(400)
     for seed in range(5):
         draws.middle(np.random.default_rng(seed), order, 100, 400)
     assert sum(counts.nbytes for counts, _ in draws._kept.values()) <= draws.COUNTS
     assert len(draws._kept) == 3
+    assert all(counts.dtype == np.uint8 for counts, _ in draws._kept.values())
+
+
+def test_a_run_picked_more_often_than_a_byte_counts_keeps_its_count(monkeypatch):
+    """Two runs resampled 1,000 times: each is picked about 500 times a row, past a byte; the
+    int32 counts are kept while they fit in COUNTS, and used but not kept once they do not."""
+    order = np.array([1, 0])
+    for room, kept in ((10_000, 1), (100, 0)):  # the counts: 2 * 20 bytes, 2 * 20 * 4 as int32
+        draws._kept.clear()
+        draws._places.clear()
+        monkeypatch.setattr(draws, "COUNTS", room)
+        ours = draws.middle(np.random.default_rng(3), order, 20, 1000)
+        assert len(draws._kept) == kept
+        if kept:
+            (counts, _), = draws._kept.values()
+            assert counts.dtype == np.int32 and counts.sum() == 20 * 1000
+        for mine, plain in zip(ours, sorted_middle(3, order, 20, 1000)):
+            np.testing.assert_array_equal(mine, plain)
 
 
 def test_draws_too_large_to_count_are_sorted(monkeypatch):

@@ -15,7 +15,8 @@ below a band of BAND such spreads either side counts the picks there, and a cumu
 over the band's columns finds the middle; the rare row whose middle falls outside the band is
 counted in full. Side by side on the groups of the 100,000-run sweep (1,000 runs each), the
 intervals of 20 medians took 0.14-0.16x the time of sorting each resample, and 19 ratios of
-medians 0.19-0.24x, with the same numbers; the picks take 40 MB a group of 1,000 runs.
+medians 0.19-0.24x, with the same numbers; the counts take a byte each, 10 MB a group of
+1,000 runs.
 
 The places found are kept too, for the same draw of the same runs (``PLACES`` of them): the
 comparisons set every algorithm against the same first entry on each board, whose middles
@@ -47,7 +48,7 @@ def middle(rng: np.random.Generator, order: np.ndarray, rows: int, size: int):
     stable argsort) lists the runs in sorted order; the generator advances as by that draw."""
     n = len(order)
     ks = ((size - 1) // 2, size // 2)
-    if 4 * size < n or rows * n * 4 > COUNTS or size >= 2**24:
+    if 4 * size < n or rows * n > COUNTS or size >= 2**24:  # a byte a count
         # int32 places: numpy sorts 32-bit integers with SIMD on AVX2 and AVX-512 alike, 16-bit
         # ones only on AVX-512 (six times slower on an AVX2 machine)
         rank = np.empty(n, dtype=np.int32 if n < 2**31 else np.int64)
@@ -71,21 +72,27 @@ def middle(rng: np.random.Generator, order: np.ndarray, rows: int, size: int):
 
 
 def _counts(rng: np.random.Generator, key: tuple, n: int, rows: int, size: int) -> np.ndarray:
-    """How often each run is picked in each row: (n, rows) float32, a run's counts in a row of
-    their own (the band's are then a few contiguous rows), whose sums are exact; ``key`` is
-    the generator's state with the draw's shape."""
+    """How often each run is picked in each row: (n, rows), a run's counts in a row of their
+    own (the band's are then a few contiguous rows); ``key`` is the generator's state with the
+    draw's shape. A count is kept in a byte (a run picked more than 255 times in one row, as
+    in a resample of a few runs, makes them int32): four times as many draws kept in the same
+    memory as float32 counts, and summed as fast."""
     generator = rng.bit_generator
     if key in _kept:
         counts, after = _kept[key]
         generator.state = after
         return counts
     picks = rng.integers(0, n, (rows, size))
-    counts = np.empty((n, rows), dtype=np.float32)
+    counts = np.empty((n, rows), dtype=np.uint8)
     for start in range(0, rows, CHUNK):
         part = picks[start:start + CHUNK]
         cells = part * len(part) + np.arange(len(part))[:, None]  # run, then row
-        counts[:, start:start + len(part)] = np.bincount(
-            cells.ravel(), minlength=n * len(part)).reshape(n, len(part))
+        counted = np.bincount(cells.ravel(), minlength=n * len(part)).reshape(n, len(part))
+        if counts.dtype == np.uint8 and counted.max() > np.iinfo(np.uint8).max:
+            counts = counts.astype(np.int32)
+        counts[:, start:start + len(part)] = counted
+    if counts.nbytes > COUNTS:  # made int32: used, not kept
+        return counts
     while _kept and sum(c.nbytes for c, _ in _kept.values()) + counts.nbytes > COUNTS:
         del _kept[next(iter(_kept))]  # the oldest first
     _kept[key] = (counts, generator.state)
@@ -99,11 +106,11 @@ def _from_counts(counts: np.ndarray, order: np.ndarray, size: int, ks) -> tuple:
     centre, spread = (min(ks) + 0.5) * n / size, n / (2 * math.sqrt(size))
     low = max(0, int(centre - BAND * spread) - 2)
     high = min(n, int(centre + BAND * spread) + 3)
-    # the picks below the band, summed row by row (exact: float32 holds every count below
-    # 2**24); not as a matrix-vector product, whose BLAS threads then spun on the other core
+    # the picks below the band, summed row by row in int32 (a row has fewer than 2**24
+    # picks); not as a matrix-vector product, whose BLAS threads then spun on the other core
     # for a while after each call (the 100,000-run sweep's exports: 6 s of processor time)
-    below = counts.take(np.sort(order[:low]), axis=0).sum(axis=0)
-    seen = counts.take(order[low:high], axis=0)
+    below = counts.take(np.sort(order[:low]), axis=0).sum(axis=0, dtype=np.int32)
+    seen = counts.take(order[low:high], axis=0).astype(np.int32)
     seen[0] += below
     for i in range(1, len(seen)):  # a running sum down the band: np.cumsum(axis=0) took 8x as long
         np.add(seen[i], seen[i - 1], out=seen[i])
