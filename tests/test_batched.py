@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, strategies as st
 
 from gaqueens import ga
 from gaqueens.core.algorithms import ALGORITHMS
@@ -122,6 +123,28 @@ def test_a_batch_of_the_ga_runs_together():
     batch = execute_batch(algorithm, GaSettings(), 12, [3, 4, 5])
     assert [seed for seed, _ in batch] == [3, 4, 5]
     assert all(same_run(r, ga.run(GaSettings(), 12, s)) for s, r in batch)
+
+
+@given(st.integers(1, 6), st.integers(1, 50), st.data())
+def test_the_lowest_are_a_stable_argsorts_first(rows, width, data):
+    """lowest(): each row's mu lowest and their places, ties in pool order, on keys (any
+    width and values up to the bound) and without them (shift None) alike."""
+    largest = data.draw(st.sampled_from([0, 3, 2**20, 2**40]))
+    pool = np.array(data.draw(st.lists(st.lists(st.integers(0, largest), min_size=width,
+                                                max_size=width), min_size=rows, max_size=rows)),
+                    dtype=np.int64)
+    mu = data.draw(st.integers(1, width))
+    expected = pool.argsort(axis=1, kind="stable")[:, :mu]
+    for shift in (batched._shift(width, largest), None):
+        places, values = batched.lowest(pool, mu, shift)
+        assert (places == expected).all()
+        assert (values == np.take_along_axis(pool, expected, axis=1)).all()
+
+
+def test_keys_too_wide_for_int64_fall_back_to_the_argsort():
+    assert batched._shift(40, 2**55) == 6
+    assert batched._shift(40, 2**56) is None
+    assert batched._shift(1, 0) == 1
 
 
 # ---- the draws taken ahead -------------------------------------------------------------------

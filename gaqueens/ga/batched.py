@@ -88,11 +88,12 @@ class Runs:
         first = np.tile(np.arange(board), (self.mu, 1))
         genomes = np.stack([r.numpy.permuted(first, axis=1) for r in self.randomness])
         values, counts = self.fitness.whole(genomes)
-        order = np.argsort(values, axis=1, kind="stable")
+        pool = self.lam + (self.mu if settings.scheme == "mu+lambda" else 0)
+        self.shift = _shift(max(pool, self.mu), self.fitness.largest)  # for lowest(), or None
+        order, self.values = lowest(values, self.mu, self.shift)
         rows = (order + bases(len(seeds), self.mu)).reshape(-1)
         cells = np.concatenate((genomes.reshape(-1, board), counts), axis=1)
         self.cells = np.take(cells, rows, axis=0).astype(_small(board))
-        self.values = np.take_along_axis(values, order, axis=1)
         self.best = self.cells[:: self.mu, :board].copy()  # row 0 of each: the first lowest
         self.best_value = self.values[:, 0].copy()
         self.history = History(len(seeds), self.mu)
@@ -249,9 +250,8 @@ def step(runs: Runs, drawn: tuple[np.ndarray, np.ndarray]) -> None:
     else:
         pool = np.concatenate((values, child_values), axis=1)
         sources, children = np.concatenate((_population_rows(count, mu), parents), axis=1), mu
-    keep = pool.argsort(axis=1, kind="stable")[:, :mu]
+    keep, runs.values = lowest(pool, mu, runs.shift)
     kept = keep + bases(count, pool.shape[1])
-    runs.values = pool.take(kept)
     new = runs.cells.take(sources.take(kept).reshape(-1), axis=0)
     chosen = keep < lam if not children else (keep >= children) & (keep < children + lam)
     made = chosen.reshape(-1).nonzero()[0]  # the survivors that are children, by their new row
@@ -269,6 +269,35 @@ def step(runs: Runs, drawn: tuple[np.ndarray, np.ndarray]) -> None:
     if improved.any():
         runs.best_value = np.minimum(runs.best_value, runs.values[:, 0])
         runs.best[improved] = new[improved.nonzero()[0] * mu, :n]
+
+
+def lowest(pool: np.ndarray, mu: int, shift: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """The places of each row's ``mu`` lowest values of ``pool`` (rows, k), ties in their
+    order (what a stable argsort's first ``mu`` are), and those values. With ``shift``
+    (_shift), one sort of the keys value << shift | place, all distinct and in that order: a
+    third of a stable argsort's time for a hundred rows of 40, measured (numpy sorts whole
+    numbers with SIMD sorting networks where the processor has them, and argsorts int64
+    stably with a timsort of indices)."""
+    if shift is None:
+        keep = pool.argsort(axis=1, kind="stable")[:, :mu]
+        return keep, np.take_along_axis(pool, keep, axis=1)
+    keys = pool << shift
+    keys |= _places(pool.shape[1])
+    keys.sort(axis=1)
+    keys = keys[:, :mu]
+    return keys & ((1 << shift) - 1), keys >> shift
+
+
+def _shift(width: int, largest: int) -> int | None:
+    """The bits of a place in a pool of ``width``, where keys of values from 0 to ``largest``
+    fit in int64 (else None)."""
+    shift = max(1, (width - 1).bit_length())
+    return shift if largest < 2 ** (62 - shift) else None
+
+
+@cache
+def _places(width: int) -> np.ndarray:
+    return np.arange(width)
 
 
 def _compiled(settings: GaSettings, board: int):

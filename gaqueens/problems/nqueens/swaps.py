@@ -100,13 +100,15 @@ class RunsFitness:
     ``whole`` scores whole genomes and gives the state kept beside each (its ``state_width``
     diagonal counters); ``touched`` names the counters of swaps, ``children`` scores swap
     children from their parents' counters (SwapConflicts), ``move`` makes the swaps in the
-    counters; ``keep`` drops the runs that ended, as the runs' arrays drop them. It is what
+    counters; ``keep`` drops the runs that ended, as the runs' arrays drop them; ``largest``
+    is a bound of the measure (the engine sorts on keys made of it). It is what
     the N-Queens problem's ``swaps`` gives (gaqueens.problems)."""
 
     def __init__(self, n: int, measure: str, runs: int):
         self.swaps = SwapConflicts(n, measure)
         self.evaluations = np.zeros(runs, dtype=np.int64)
         self.state_width = 4 * n  # the diagonal counters kept beside each genome
+        self.largest = n * n  # no genome's measure is above it (pairs: below n(n - 1))
 
     def touched(self, entries: np.ndarray, columns: np.ndarray, offset: int) -> np.ndarray:
         """The counters a swap changes (SwapConflicts.diagonals), where genomes and their
