@@ -15,7 +15,7 @@ from gaqueens import ga
 from gaqueens.core.algorithms import ALGORITHMS
 from gaqueens.runtime.execution import execute_batch
 from gaqueens.ga import GaSettings, batched
-from gaqueens.ga import general
+from gaqueens.ga import general, rows
 from gaqueens.ga.operators import Operator, make
 from gaqueens.ga.randomness import Randomness
 from runs import same_run
@@ -126,25 +126,25 @@ def test_a_batch_of_the_ga_runs_together():
 
 
 @given(st.integers(1, 6), st.integers(1, 50), st.data())
-def test_the_lowest_are_a_stable_argsorts_first(rows, width, data):
+def test_the_lowest_are_a_stable_argsorts_first(count, width, data):
     """lowest(): each row's mu lowest and their places, ties in pool order, on keys (any
     width and values up to the bound) and without them (shift None) alike."""
     largest = data.draw(st.sampled_from([0, 3, 2**20, 2**40]))
     pool = np.array(data.draw(st.lists(st.lists(st.integers(0, largest), min_size=width,
-                                                max_size=width), min_size=rows, max_size=rows)),
+                                                max_size=width), min_size=count, max_size=count)),
                     dtype=np.int64)
     mu = data.draw(st.integers(1, width))
     expected = pool.argsort(axis=1, kind="stable")[:, :mu]
-    for shift in (batched._shift(width, largest), None):
-        places, values = batched.lowest(pool, mu, shift)
+    for shift in (rows.key_shift(width, largest), None):
+        places, values = rows.lowest(pool, mu, shift)
         assert (places == expected).all()
         assert (values == np.take_along_axis(pool, expected, axis=1)).all()
 
 
 def test_keys_too_wide_for_int64_fall_back_to_the_argsort():
-    assert batched._shift(40, 2**55) == 6
-    assert batched._shift(40, 2**56) is None
-    assert batched._shift(1, 0) == 1
+    assert rows.key_shift(40, 2**55) == 6
+    assert rows.key_shift(40, 2**56) is None
+    assert rows.key_shift(1, 0) == 1
 
 
 # ---- the draws taken ahead -------------------------------------------------------------------

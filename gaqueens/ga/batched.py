@@ -53,6 +53,7 @@ from gaqueens.ga import seeding
 from gaqueens.ga.draws import Draws, bases, calls
 from gaqueens.ga.history import History
 from gaqueens.ga.randomness import Randomness
+from gaqueens.ga.rows import key_shift, lowest
 from gaqueens.ga.settings import GaSettings
 from gaqueens.core.result import Result
 
@@ -89,7 +90,7 @@ class Runs:
         genomes = np.stack([r.numpy.permuted(first, axis=1) for r in self.randomness])
         values, counts = self.fitness.whole(genomes)
         pool = self.lam + (self.mu if settings.scheme == "mu+lambda" else 0)
-        self.shift = _shift(max(pool, self.mu), self.fitness.largest)  # for lowest(), or None
+        self.shift = key_shift(max(pool, self.mu), self.fitness.largest)  # for lowest()
         order, self.values = lowest(values, self.mu, self.shift)
         rows = (order + bases(len(seeds), self.mu)).reshape(-1)
         cells = np.concatenate((genomes.reshape(-1, board), counts), axis=1)
@@ -269,35 +270,6 @@ def step(runs: Runs, drawn: tuple[np.ndarray, np.ndarray]) -> None:
     if improved.any():
         runs.best_value = np.minimum(runs.best_value, runs.values[:, 0])
         runs.best[improved] = new[improved.nonzero()[0] * mu, :n]
-
-
-def lowest(pool: np.ndarray, mu: int, shift: int | None) -> tuple[np.ndarray, np.ndarray]:
-    """The places of each row's ``mu`` lowest values of ``pool`` (rows, k), ties in their
-    order (what a stable argsort's first ``mu`` are), and those values. With ``shift``
-    (_shift), one sort of the keys value << shift | place, all distinct and in that order: a
-    third of a stable argsort's time for a hundred rows of 40, measured (numpy sorts whole
-    numbers with SIMD sorting networks where the processor has them, and argsorts int64
-    stably with a timsort of indices)."""
-    if shift is None:
-        keep = pool.argsort(axis=1, kind="stable")[:, :mu]
-        return keep, np.take_along_axis(pool, keep, axis=1)
-    keys = pool << shift
-    keys |= _places(pool.shape[1])
-    keys.sort(axis=1)
-    keys = keys[:, :mu]
-    return keys & ((1 << shift) - 1), keys >> shift
-
-
-def _shift(width: int, largest: int) -> int | None:
-    """The bits of a place in a pool of ``width``, where keys of values from 0 to ``largest``
-    fit in int64 (else None)."""
-    shift = max(1, (width - 1).bit_length())
-    return shift if largest < 2 ** (62 - shift) else None
-
-
-@cache
-def _places(width: int) -> np.ndarray:
-    return np.arange(width)
 
 
 def _compiled(settings: GaSettings, board: int):

@@ -6,6 +6,7 @@ the tournament (``select_rows``: each pick the first of the lowest fitness among
 drawn uniformly with replacement), uniform picks, and the swap (``mutate_rows``: two distinct
 positions drawn uniformly, a second drawn among the other n - 1). Every other operator is its
 DEAP-style function applied to one row at a time, drawing from the run's random.Random.
+``lowest`` keeps the best of many rows' pools at once (the batched engine's survivors).
 """
 
 from __future__ import annotations
@@ -95,3 +96,27 @@ def _range(count: int) -> np.ndarray:
 def _row_starts(rows: int, length: int) -> np.ndarray:
     """Where each row of a (rows, length) array starts in the flat array."""
     return np.arange(0, rows * length, length)
+
+
+def lowest(pool: np.ndarray, mu: int, shift: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """The places of each row's ``mu`` lowest values of ``pool`` (rows, k), ties in their
+    order (what a stable argsort's first ``mu`` are), and those values. With ``shift``
+    (key_shift), one sort of the keys value << shift | place, all distinct and in that order: a
+    third of a stable argsort's time for a hundred rows of 40, measured (numpy sorts whole
+    numbers with SIMD sorting networks where the processor has them, and argsorts int64
+    stably with a timsort of indices)."""
+    if shift is None:
+        keep = pool.argsort(axis=1, kind="stable")[:, :mu]
+        return keep, np.take_along_axis(pool, keep, axis=1)
+    keys = pool << shift
+    keys |= _range(pool.shape[1])
+    keys.sort(axis=1)
+    keys = keys[:, :mu]
+    return keys & ((1 << shift) - 1), keys >> shift
+
+
+def key_shift(width: int, largest: int) -> int | None:
+    """The bits of a place in a pool of ``width``, where keys of values from 0 to ``largest``
+    fit in int64 (else None)."""
+    shift = max(1, (width - 1).bit_length())
+    return shift if largest < 2 ** (62 - shift) else None
