@@ -151,3 +151,20 @@ def test_marking_and_sorting_count_the_same_pairs_and_excess_as_counters(n, seed
             assert verifier.diagonal_excess(placement) == expected_excess
             assert verifier.is_solution(placement, n) == (expected_pairs == 0)
             assert verifier.rejection(placement, n, expected_pairs, expected_pairs == 0) is None
+
+
+def test_marking_a_solution_finds_nothing_and_a_swap_of_it_its_clashes():
+    """The marked path's early answer (every value once on every line) on a solution of 10
+    queens, and its full count on the same placement with two queens swapped."""
+    solution = np.array([0, 2, 5, 7, 9, 4, 8, 1, 3, 6])
+    swapped = solution.copy()
+    swapped[[0, 1]] = swapped[[1, 0]]  # rows 0 and 1 trade their columns
+    counts = [Counter(line.tolist()).values()
+              for line in (swapped, np.arange(10) - swapped, np.arange(10) + swapped)]
+    pairs = sum(k * (k - 1) // 2 for held in counts for k in held)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(verifier, "MARKED_FROM", 1)
+        assert verifier.is_solution(solution, 10)
+        assert verifier.attacking_pairs(solution) == verifier.diagonal_excess(solution) == 0
+        assert pairs > 0 and verifier.attacking_pairs(swapped) == pairs
+        assert not verifier.is_solution(swapped, 10)
