@@ -24,7 +24,8 @@ A problem is an object (subclass Problem) with:
     has_solution(size), facts(size)    for the experiment's checks and the tables
     drawing(solution)                  the genome drawn in text, or None
     swaps(size, measure, runs)         optional: an incremental fitness of swap children for
-                     the GA's batched path (gaqueens.ga.batched), or None
+                     the GA's batched path (gaqueens.ga.batched), or None; what it has is
+                     what gaqueens.problems.nqueens.swaps.RunsFitness has
     compiled(size, measure, scheme, ties)   optional: that path's whole generation
                      compiled and loaded, a function of the batch's arrays, or None (see
                      gaqueens.ga.batched.step for what it must do, and
