@@ -89,8 +89,8 @@ class Runs:
         first = np.tile(np.arange(board), (self.mu, 1))
         genomes = np.stack([r.numpy.permuted(first, axis=1) for r in self.randomness])
         values, counts = self.fitness.whole(genomes)
-        pool = self.lam + (self.mu if settings.scheme == "mu+lambda" else 0)
-        self.shift = key_shift(max(pool, self.mu), self.fitness.largest)  # for lowest()
+        # for lowest(): every pool (population, children or both) is at most mu + lambda wide
+        self.shift = key_shift(self.mu + self.lam, self.fitness.largest)
         order, self.values = lowest(values, self.mu, self.shift)
         rows = (order + bases(len(seeds), self.mu)).reshape(-1)
         cells = np.concatenate((genomes.reshape(-1, board), counts), axis=1)
