@@ -30,7 +30,8 @@ What makes it fast, and what keeps each run its own:
 - ``compiled`` (a large sweep's batches, gaqueens.runtime.batches): each generation is the
   problem's compiled kernel instead (N-Queens: gaqueens.problems.nqueens.generation_kernel),
   the same numbers in one call in place of some forty numpy calls: about half of ga.run_many's
-  time on every board of the table (100 seeds), once numba is loaded.
+  time on every board of the table (100 seeds), once numba is loaded. There the genomes stay
+  in their rows, and ``slots`` says which row holds each rank.
 
 ``seconds``: each generation's time (with the draws it took) is shared evenly among the runs
 it advanced, and the set-up and the end among all; a run's seconds is its share, so a batch's
@@ -71,8 +72,8 @@ def covers(settings: GaSettings, board: int) -> bool:
 class Runs:
     """The seeds' runs in arrays with a row per seed, in the seeds' order: each population's
     genomes and diagonal counters side by side (``cells``, a row of n + 4n per genome, seed by
-    seed) and their fitness (``values``), sorted by fitness; the best found; the history of
-    the trace. A run that ends (``finish``) stays in the arrays, not alive, until ``compact``
+    seed) and their fitness (``values``), sorted by fitness, the genomes in that order (or,
+    compiled, where ``slots`` says); the best found; the history of the trace. A run that ends (``finish``) stays in the arrays, not alive, until ``compact``
     drops the ended ones when a window of draws ends, having made their results (``settle``)."""
 
     def __init__(self, settings: GaSettings, board: int, seeds: list[int], compiled=None):
@@ -102,6 +103,8 @@ class Runs:
         self.results: dict[int, dict] = {}  # each ended run's Result, but its seconds
         self.pending: list[tuple] = []  # the runs ended, whose results are not made yet
         self.compiled = compiled  # the problem's compiled generation, or None: numpy's
+        # compiled: the row of its run's mu that holds each rank (numpy's keeps them in order)
+        self.slots = None if compiled is None else np.tile(np.arange(self.mu), (len(seeds), 1))
 
     def rows(self) -> int:
         return len(self.ids)
@@ -144,6 +147,8 @@ class Runs:
         self.history.keep(keep)
         self.ids, self.values = self.ids[keep], self.values[keep]
         self.cells = self.cells[np.repeat(keep, self.mu)]
+        if self.slots is not None:
+            self.slots = self.slots[keep]
         self.best, self.best_value = self.best[keep], self.best_value[keep]
         self.fitness.keep(keep)
         self.alive, self.ended = self.alive[keep], 0
@@ -216,10 +221,9 @@ def step(runs: Runs, drawn: tuple[np.ndarray, np.ndarray]) -> None:
     """One generation of every row: tournaments, swaps, the children's fitness from their
     parents' counters, the survivors, and the best found; the problem's compiled generation
     does the same where there is one (``_compiled``)."""
-    if runs.compiled is not None:
-        runs.cells, runs.values = runs.compiled(runs.cells, runs.values, *drawn,
-                                                runs.fitness.evaluations, runs.best,
-                                                runs.best_value)
+    if runs.compiled is not None:  # in place
+        runs.compiled(runs.cells, runs.values, runs.slots, *drawn, runs.fitness.evaluations,
+                      runs.best, runs.best_value)
         return
     settings, mu, lam, n, width = runs.settings, runs.mu, runs.lam, runs.n, runs.width
     count = runs.rows()
