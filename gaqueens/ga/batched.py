@@ -94,8 +94,9 @@ class Runs:
         self.shift = key_shift(self.mu + self.lam, self.fitness.largest)
         order, self.values = lowest(values, self.mu, self.shift)
         rows = (order + bases(len(seeds), self.mu)).reshape(-1)
-        cells = np.concatenate((genomes.reshape(-1, board), counts), axis=1)
-        self.cells = np.take(cells, rows, axis=0).astype(_small(board))
+        cells = np.empty((len(rows), self.width), _small(board))  # in the small type first:
+        cells[:, :board], cells[:, board:] = genomes.reshape(-1, board), counts  # less to sort
+        self.cells = cells.take(rows, axis=0)
         self.best = self.cells[:: self.mu, :board].copy()  # row 0 of each: the first lowest
         self.best_value = self.values[:, 0].copy()
         self.history = History(len(seeds), self.mu)
@@ -172,7 +173,7 @@ def run_many(settings: GaSettings, board: int, seeds, observe=None,
     runs = Runs(settings, board, seeds, compiled)
     history = runs.history
     target, generation = settings.target, 0
-    draws = Draws(calls(settings, board))
+    draws = Draws(calls(settings, board), raw=compiled is not None)
     shares = np.zeros(len(seeds))  # each run's share of the batch's time
     passed = 0.0  # the share of a run running since the start
     clock = time.thread_time()
@@ -217,10 +218,10 @@ def run_many(settings: GaSettings, board: int, seeds, observe=None,
     return [Result(**runs.results[i], seconds=float(share)) for i, share in enumerate(shares)]
 
 
-def step(runs: Runs, drawn: tuple[np.ndarray, np.ndarray]) -> None:
+def step(runs: Runs, drawn: tuple) -> None:
     """One generation of every row: tournaments, swaps, the children's fitness from their
     parents' counters, the survivors, and the best found; the problem's compiled generation
-    does the same where there is one (``_compiled``)."""
+    does the same where there is one (``_compiled``), from the raw draws (Draws)."""
     if runs.compiled is not None:  # in place
         runs.compiled(runs.cells, runs.values, runs.slots, *drawn, runs.fitness.evaluations,
                       runs.best, runs.best_value)

@@ -56,11 +56,14 @@ class Draws:
     start, growing to 64, so that short runs stack little; none crosses a chunk's end.
     ``take(generation)`` gives that generation's: the rows of the parents' entrants (rows,
     lambda, entrants), the tournament's or the uniform pick, and the swap's two positions in
-    planes (2, rows, lambda), the second made other than the first as Swap does.
+    planes (2, rows, lambda), the second made other than the first as Swap does. With
+    ``raw`` (for a compiled generation, which does these sums itself, number by number), the
+    draws as drawn instead: the entrants' ranks in their population, and the swap's first and
+    second positions (rows, lambda) each, the second not yet made other than the first.
     """
 
-    def __init__(self, calls: list[tuple]):
-        self.calls = calls
+    def __init__(self, calls: list[tuple], raw: bool = False):
+        self.calls, self.raw = calls, raw
         self.keys = list(dict.fromkeys(calls))  # in the order of their first call
         self.uses = {key: calls.count(key) for key in self.keys}  # calls per generation
         self.blocks: dict[tuple, Block] = {}
@@ -103,12 +106,18 @@ class Draws:
                 window = window.take(np.searchsorted(block.seeds, seeds), axis=0)
             columns.append(window.swapaxes(0, 1))  # (window, rows, lambda, entrants)
         first, second = columns[-2][..., 0], columns[-1][..., 0]  # (window, rows, lambda)
+        if self.raw:
+            self.entrants, self.positions = columns[0], (first, second)
+            return
         second = second + (second >= first)
         self.entrants = columns[0] + bases(len(seeds), mu)[None, :, :, None]
         self.positions = np.stack((first, second), axis=1)  # (window, 2, rows, lambda)
 
-    def take(self, generation: int) -> tuple[np.ndarray, np.ndarray]:
-        return self.entrants[generation - self.start], self.positions[generation - self.start]
+    def take(self, generation: int) -> tuple:
+        at = generation - self.start
+        if self.raw:
+            return self.entrants[at], self.positions[0][at], self.positions[1][at]
+        return self.entrants[at], self.positions[at]
 
 
 def _size(key: tuple) -> tuple:

@@ -35,10 +35,10 @@ SCHEMES = {("mu,lambda", "offspring-first"): 0, ("mu,lambda", "parents-first"): 
 MEASURES = {"pairs": 0, "excess": 1}
 
 
-def generation(cells, values, slots, entered, positions, evaluations, best, best_value, *,
+def generation(cells, values, slots, entered, first, second, evaluations, best, best_value, *,
                n: int, scheme: str, ties: str, measure: str) -> None:
     """One generation of every run, in place (see _generation)."""
-    _generation(cells, values, slots, entered, positions, n, SCHEMES[scheme, ties],
+    _generation(cells, values, slots, entered, first, second, n, SCHEMES[scheme, ties],
                 MEASURES[measure], evaluations, best, best_value)
 
 
@@ -102,8 +102,8 @@ def _signatures() -> list[tuple]:
 
     whole = types.int64
     return [(array(cell, 2), array(whole, 2), array(whole, 2), array(whole, 3, "A"),
-             array(whole, 3, "A"), whole, whole, whole, array(whole, 1), array(cell, 2),
-             array(whole, 1))
+             array(whole, 2, "A"), array(whole, 2, "A"), whole, whole, whole, array(whole, 1),
+             array(cell, 2), array(whole, 1))
             for cell in (types.uint8, types.int16, types.int32)]
 
 
@@ -141,11 +141,12 @@ def _survivors(values, slots, r, child_values, order, lam, scheme, kept_values, 
 
 
 @kernel(nogil=True, signatures=_signatures())
-def _generation(cells, values, slots, entered, positions, n, scheme, measure, evaluations, best,
-                best_value):
-    """A generation of every row, in place: ``entered`` (rows, lambda, entrants) the parents'
-    entrants as ranks (a row's population starts at mu times the row), ``positions`` (2, rows,
-    lambda) the swaps; ``values`` and ``slots`` (rows, mu) each row's fitness, sorted, and the
+def _generation(cells, values, slots, entered, first, second, n, scheme, measure, evaluations,
+                best, best_value):
+    """A generation of every row, in place, from the raw draws (gaqueens.ga.draws):
+    ``entered`` (rows, lambda, entrants) the ranks of the parents' entrants, ``first`` and
+    ``second`` (rows, lambda) the swaps' positions, the second drawn among the n - 1 others
+    than the first; ``values`` and ``slots`` (rows, mu) each row's fitness, sorted, and the
     row of ``cells`` (of the mu from mu times the row) that holds each; the evaluations, the
     best found and its value updated too. The survivors stay in their rows: each surviving
     child is made in a row a dropped member leaves (aside first, when it is made from a
@@ -153,26 +154,28 @@ def _generation(cells, values, slots, entered, positions, n, scheme, measure, ev
     rows, mu = values.shape
     lam, entrants = entered.shape[1], entered.shape[2]
     parents = np.empty(lam, np.int64)  # each child's parent, by rank
+    seconds = np.empty(lam, np.int64)  # each child's second position
     child_values = np.empty(lam, np.int64)
     order = np.empty(lam, np.int64)
     kept_values = np.empty(mu, np.int64)
     kept_slots = np.empty(mu, np.int64)
     taken = np.empty(mu, np.int64)  # the surviving children
     aside = np.empty((mu, cells.shape[1]), cells.dtype)
-    flat = values.reshape(-1)
     for r in range(rows):
         base = r * mu
         for k in range(lam):
             winner = entered[r, k, 0]
             for t in range(1, entrants):
                 other = entered[r, k, t]
-                if flat[other] < flat[winner]:
+                if values[r, other] < values[r, winner]:
                     winner = other
-            parents[k] = winner - base
-            row = base + slots[r, winner - base]
-            i, j = positions[0, r, k], positions[1, r, k]
+            parents[k] = winner
+            row = base + slots[r, winner]
+            i, j = first[r, k], second[r, k]
+            j += j >= i  # a position other than i, as Swap makes it
+            seconds[k] = j
             ci, cj = np.int64(cells[row, i]), np.int64(cells[row, j])
-            child_values[k] = flat[winner] + _change(cells, row, n, i, j, ci, cj, measure)
+            child_values[k] = values[r, winner] + _change(cells, row, n, i, j, ci, cj, measure)
         for k in range(lam):  # the children sorted, stably (insertion: a few dozen)
             value, place = child_values[k], k
             while place > 0 and child_values[order[place - 1]] > value:
@@ -185,14 +188,13 @@ def _generation(cells, values, slots, entered, positions, n, scheme, measure, ev
         for t in range(made):
             k = taken[t]
             if parents[k] >= members:  # made from a dropped member, whose row is taken
-                _make_child(aside, t, cells, base + slots[r, parents[k]], n,
-                            positions[0, r, k], positions[1, r, k])
+                _make_child(aside, t, cells, base + slots[r, parents[k]], n, first[r, k],
+                            seconds[k])
         for t in range(made):
             k = taken[t]
             if parents[k] < members:
                 _make_child(cells, base + slots[r, members + t], cells,
-                            base + slots[r, parents[k]], n, positions[0, r, k],
-                            positions[1, r, k])
+                            base + slots[r, parents[k]], n, first[r, k], seconds[k])
         for t in range(made):
             if parents[taken[t]] >= members:
                 _copy_row(cells, base + slots[r, members + t], aside, t)
