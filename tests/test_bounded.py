@@ -15,13 +15,15 @@ CALLS = st.lists(st.tuples(st.integers(-5, 5), RANGES, st.integers(0, 40)), min_
                  max_size=4).map(lambda calls: [(low, low + r, n) for low, r, n in calls])
 
 
+@pytest.mark.parametrize("compiled", [False, True], ids=["numpy", "compiled"])
 @settings(max_examples=60, deadline=None)
 @given(seeds=st.lists(st.integers(0, 2**32 - 1), min_size=1, max_size=5, unique=True),
        shuffled=st.lists(st.integers(0, 9), min_size=5, max_size=5), draws=st.lists(CALLS, min_size=1, max_size=3))
-def test_the_numbers_are_numpys_and_so_is_what_follows(seeds, shuffled, draws):
+def test_the_numbers_are_numpys_and_so_is_what_follows(compiled, seeds, shuffled, draws):
     """Each generator first shuffles a few rows (numpy leaves a 32-bit half waiting or not),
     then draws the calls through Words, then 64-bit numbers: every number is the one numpy's
-    own calls give the same generator."""
+    own calls give the same generator, made by numpy's calls or numba's pass
+    (gaqueens.ga.bounded_kernel)."""
     ours = [np.random.default_rng(seed) for seed in seeds]
     theirs = [np.random.default_rng(seed) for seed in seeds]
     for k, (mine, plain) in enumerate(zip(ours, theirs)):
@@ -29,7 +31,7 @@ def test_the_numbers_are_numpys_and_so_is_what_follows(seeds, shuffled, draws):
         plain.permuted(np.arange(shuffled[k]))
     words = [Words(generator) for generator in ours]
     for calls in draws:
-        made = integers_many(words, calls)
+        made = integers_many(words, calls, compiled)
         for row, plain in enumerate(theirs):
             for (low, high, count), numbers in zip(calls, made):
                 expected = plain.integers(low, high, count)
@@ -49,14 +51,16 @@ def test_words_are_the_raw_outputs_halves_low_first():
     assert integers_many([Words(np.random.default_rng(0))], [(0, 20, 1)])[0].tolist() == [[17]]
 
 
-def test_a_rejected_word_gives_way_to_the_next():
+@pytest.mark.parametrize("compiled", [False, True], ids=["numpy", "compiled"])
+def test_a_rejected_word_gives_way_to_the_next(compiled):
     """Range 2^31 + 4: seed 0's words 0 and 2 are kept, 1 rejected (the low half of its product
-    is below 2^32 mod r), so the second number comes from word 2, as numpy's does."""
+    is below 2^32 mod r), so the second number comes from word 2, as numpy's does, whichever
+    pass made the first numbers."""
     r = 2**31 + 4
     raw = np.random.default_rng(0).bit_generator.random_raw(2)
     words = [int(raw[0]) & 0xFFFFFFFF, int(raw[0]) >> 32, int(raw[1]) & 0xFFFFFFFF]
     assert [(w * r) % 2**32 < 2**32 % r for w in words] == [False, True, False]
-    made = integers_many([Words(np.random.default_rng(0))], [(0, r, 2)])[0][0]
+    made = integers_many([Words(np.random.default_rng(0))], [(0, r, 2)], compiled)[0][0]
     assert made.tolist() == [words[0] * r >> 32, words[2] * r >> 32]
     assert np.array_equal(made, np.random.default_rng(0).integers(0, r, 2))
 

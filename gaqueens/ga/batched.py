@@ -173,7 +173,7 @@ def run_many(settings: GaSettings, board: int, seeds, observe=None,
     runs = Runs(settings, board, seeds, compiled)
     history = runs.history
     target, generation = settings.target, 0
-    draws = Draws(calls(settings, board), raw=compiled is not None)
+    draws = Draws(calls(settings, board), compiled=compiled is not None)
     shares = np.zeros(len(seeds))  # each run's share of the batch's time
     passed = 0.0  # the share of a run running since the start
     clock = time.thread_time()
@@ -220,8 +220,10 @@ def run_many(settings: GaSettings, board: int, seeds, observe=None,
 
 def step(runs: Runs, drawn: tuple) -> None:
     """One generation of every row: tournaments, swaps, the children's fitness from their
-    parents' counters, the survivors, and the best found; the problem's compiled generation
-    does the same where there is one (``_compiled``), from the raw draws (Draws)."""
+    parents' counters, the survivors, and the best found. The problem's compiled generation,
+    where there is one (``_compiled``), does the same in place, called with the cells, the
+    values, the slots (Runs), the raw draws (Draws: entrants' ranks, first and second
+    positions), the evaluations, the best found and its value."""
     if runs.compiled is not None:  # in place
         runs.compiled(runs.cells, runs.values, runs.slots, *drawn, runs.fitness.evaluations,
                       runs.best, runs.best_value)
@@ -278,9 +280,13 @@ def step(runs: Runs, drawn: tuple) -> None:
 
 
 def _compiled(settings: GaSettings, board: int):
-    """The problem's compiled generation, loaded, or None where it has none."""
-    return problems.get(settings.problem).compiled(board, settings.fitness, settings.scheme,
-                                                   settings.ties)
+    """The problem's compiled generation, loaded with the draws' compiled pass, or None where
+    it has none."""
+    generation = problems.get(settings.problem).compiled(board, settings.fitness,
+                                                         settings.scheme, settings.ties)
+    if generation is not None:
+        from gaqueens.ga import bounded_kernel  # noqa: F401 (loaded before the clock starts)
+    return generation
 
 
 def _observe(observe, runs: Runs, generation: int) -> None:

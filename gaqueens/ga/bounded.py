@@ -71,36 +71,56 @@ def take_many(sources: list[Words], count: int) -> np.ndarray:
     return words
 
 
-def integers_many(sources: list[Words], calls: list[tuple[int, int, int]]) -> list[np.ndarray]:
+def integers_many(sources: list[Words], calls: list[tuple[int, int, int]],
+                  compiled: bool = False) -> list[np.ndarray]:
     """What Generator.integers(low, high, count) gives for each (low, high, count) of ``calls``
     in turn, from each source's generator: an int64 array (sources, count) per call. The
-    sources are taken a few at a time, so that their words stay in the processor's cache."""
+    sources are taken a few at a time, so that their words stay in the processor's cache.
+    ``compiled``: each number made in numba's one pass (gaqueens.ga.bounded_kernel)."""
     if any(not 1 <= high - low <= 2**32 for low, high, _ in calls):
         raise ValueError("each range high - low must be from 1 to 2^32")
-    made = [np.empty((len(sources), count), dtype=np.int64) for *_, count in calls]
-    taking = [k for k, (low, high, _) in enumerate(calls) if high - low > 1]  # a range of one
-    ranges = np.concatenate([np.full(calls[k][2], calls[k][1] - calls[k][0], dtype=np.uint64)
-                             for k in taking] or [np.empty(0, np.uint64)])  # takes no word
+    taking = [(high - low, count) for low, high, count in calls if high - low > 1]
+    ranges = np.concatenate([np.full(count, span, dtype=np.uint64) for span, count in taking]
+                            or [np.empty(0, np.uint64)])  # a range of one takes no word
     thresholds = (np.uint64(2**32) % ranges).astype(np.uint32)
-    ends = np.cumsum([calls[k][2] for k in taking]).tolist()
+    numbers = np.empty((len(sources), len(ranges)), dtype=np.int64)  # the calls' side by side
+    make = _compiled_pass if compiled else _numpy_pass
     step = max(1, _CACHED // max(1, len(ranges)))
     for first in range(0, len(sources), step):
         rows = slice(first, first + step)
         words = take_many(sources[rows], len(ranges))
-        products = np.multiply(words, ranges, dtype=np.uint64)  # w * r, in 64 bits
-        if thresholds.any():
-            for row in (_halves(products)[0] < thresholds).any(axis=1).nonzero()[0]:
-                products[row] = _with_rejections(sources[first + row], words[row], ranges,
-                                                 thresholds)
-        numbers = _halves(products)[1]  # w * r >> 32
-        for k, start, end in zip(taking, [0] + ends, ends):
-            made[k][rows] = numbers[:, start:end]
-    for (low, high, _), numbers in zip(calls, made):
+        for row in make(words, ranges, thresholds, numbers[rows]).nonzero()[0]:
+            products = _with_rejections(sources[first + row], words[row], ranges, thresholds)
+            numbers[first + row] = _halves(products)[1]
+    made, at = [], 0
+    for low, high, count in calls:
         if high - low == 1:
-            numbers.fill(0)
+            part = np.zeros((len(sources), count), dtype=np.int64)
+        else:
+            part, at = numbers[:, at: at + count], at + count
         if low:
-            numbers += low
+            part += low
+        made.append(part)
     return made
+
+
+def _numpy_pass(words, ranges, thresholds, numbers) -> np.ndarray:
+    """Writes into ``numbers`` the high halves of the products w * r; gives the rows where
+    some word is rejected (its low half below the threshold), whose numbers are made again."""
+    products = np.multiply(words, ranges, dtype=np.uint64)  # w * r, in 64 bits
+    numbers[...] = _halves(products)[1]  # w * r >> 32
+    if not thresholds.any():
+        return np.zeros(len(words), dtype=bool)
+    return (_halves(products)[0] < thresholds).any(axis=1)
+
+
+def _compiled_pass(words, ranges, thresholds, numbers) -> np.ndarray:
+    """_numpy_pass's numbers and rows, in numba's one pass."""
+    from gaqueens.ga import bounded_kernel
+
+    rejected = np.empty(len(words), dtype=bool)
+    bounded_kernel.made(words, ranges, thresholds, numbers, rejected)
+    return rejected
 
 
 _CACHED = 2**16  # words taken at once: their products fill 512 kB

@@ -57,13 +57,14 @@ class Draws:
     ``take(generation)`` gives that generation's: the rows of the parents' entrants (rows,
     lambda, entrants), the tournament's or the uniform pick, and the swap's two positions in
     planes (2, rows, lambda), the second made other than the first as Swap does. With
-    ``raw`` (for a compiled generation, which does these sums itself, number by number), the
-    draws as drawn instead: the entrants' ranks in their population, and the swap's first and
-    second positions (rows, lambda) each, the second not yet made other than the first.
+    ``compiled`` (for a compiled generation, which does these sums itself, number by number),
+    the draws as drawn instead: the entrants' ranks in their population, and the swap's first
+    and second positions (rows, lambda) each, the second not yet made other than the first;
+    and the numbers made in numba's pass (gaqueens.ga.bounded, ``compiled``).
     """
 
-    def __init__(self, calls: list[tuple], raw: bool = False):
-        self.calls, self.raw = calls, raw
+    def __init__(self, calls: list[tuple], compiled: bool = False):
+        self.calls, self.compiled = calls, compiled
         self.keys = list(dict.fromkeys(calls))  # in the order of their first call
         self.uses = {key: calls.count(key) for key in self.keys}  # calls per generation
         self.blocks: dict[tuple, Block] = {}
@@ -81,7 +82,7 @@ class Draws:
         served = {key: block_calls(self.drawn_blocks[key]) for key in ended}  # calls
         drawn = integers_many([r.words for r in randomness],
                               [(key[0], key[1], served[key] * math.prod(_size(key)))
-                               for key in ended])
+                               for key in ended], self.compiled)
         for key, values in zip(ended, drawn):
             generations = served[key] // self.uses[key]
             values = values.reshape(len(seeds), generations, self.uses[key], *_size(key)[:1], -1)
@@ -106,7 +107,7 @@ class Draws:
                 window = window.take(np.searchsorted(block.seeds, seeds), axis=0)
             columns.append(window.swapaxes(0, 1))  # (window, rows, lambda, entrants)
         first, second = columns[-2][..., 0], columns[-1][..., 0]  # (window, rows, lambda)
-        if self.raw:
+        if self.compiled:
             self.entrants, self.positions = columns[0], (first, second)
             return
         second = second + (second >= first)
@@ -115,7 +116,7 @@ class Draws:
 
     def take(self, generation: int) -> tuple:
         at = generation - self.start
-        if self.raw:
+        if self.compiled:
             return self.entrants[at], self.positions[0][at], self.positions[1][at]
         return self.entrants[at], self.positions[at]
 
