@@ -44,6 +44,18 @@ FAMILY = {
     "one parent, one child": (GaSettings(population=1, offspring=1, generations=3000), [8],
                               range(1, 11)),
     "boards of 2 and 3": (GaSettings(generations=30), [2, 3], range(1, 6)),
+    # the compiled kernel makes a surviving child in its dropped parent's row, or copies it
+    # into another dropped member's row: few children, one parent, and a parent of many
+    "fewer children than parents": (GaSettings(population=12, offspring=5), [10], range(1, 21)),
+    "fewer children, parents-first": (GaSettings(population=12, offspring=5,
+                                                 ties="parents-first"), [10], range(1, 21)),
+    "one parent, six children": (GaSettings(population=1, offspring=6, generations=500), [8],
+                                 range(1, 11)),
+    "mu,lambda, one parent": (GaSettings(scheme="mu,lambda", population=1, offspring=6,
+                                         generations=500), [8], range(1, 11)),
+    "mu,lambda, one tournament entrant": (GaSettings(scheme="mu,lambda",
+                                                     select=make("select", "tournament", size=1),
+                                                     offspring=150), [10], range(1, 11)),
 }
 
 
@@ -167,10 +179,12 @@ def test_a_keys_blocks_grow_from_16_calls_to_256():
     assert np.array_equal(mixed.uniform(3), expected[1][1])
 
 
-def test_draws_are_each_seeds_calls_in_their_order():
+@pytest.mark.parametrize("compiled", [False, True], ids=["numpy", "compiled"])
+def test_draws_are_each_seeds_calls_in_their_order(compiled):
     """gaqueens.ga.draws: the draws served for several seeds together, chunk by chunk and
     window by window, some seeds leaving on the way, are those each seed's own Randomness
-    serves call by call (the swap's second position made other than the first)."""
+    serves call by call: for numpy's generation the entrants as rows of the batch and the
+    swap's second position made other than the first; for the compiled one as drawn."""
     calls = [(0, 20, (20, 2)), (0, 8, 20), (0, 7, 20)]
     seeds = [11, 12, 13]
     alone, together = [Randomness(s) for s in seeds], [Randomness(s) for s in seeds]
@@ -178,7 +192,7 @@ def test_draws_are_each_seeds_calls_in_their_order():
         a.numpy.permuted(np.arange(8 + k))
         b.numpy.permuted(np.arange(8 + k))
     expected = [[[r.integers(*key).copy() for key in calls] for r in alone] for _ in range(600)]
-    draws, running = batched.Draws(calls), np.arange(3)
+    draws, running = batched.Draws(calls, compiled), np.arange(3)
     for generation in range(600):
         if not draws.stacked(generation):
             if generation >= 100:  # the seed 12 has ended: it leaves at a window's start
@@ -186,9 +200,16 @@ def test_draws_are_each_seeds_calls_in_their_order():
             if not draws.drawn(generation):
                 draws.draw(generation, running, [together[i] for i in running])
             draws.stack(generation, running, 20)
-        entrants, positions = draws.take(generation)
+        if compiled:
+            entrants, *positions = draws.take(generation)
+        else:
+            entrants, positions = draws.take(generation)
         for row, i in enumerate(running.tolist()):
             select, first, second = expected[generation][i]
-            assert np.array_equal(entrants[row] - 20 * row, select)
-            assert np.array_equal(positions[0, row], first)
-            assert np.array_equal(positions[1, row], second + (second >= first))
+            if compiled:
+                assert np.array_equal(entrants[row], select)
+                assert np.array_equal(positions[1][row], second)
+            else:
+                assert np.array_equal(entrants[row] - 20 * row, select)
+                assert np.array_equal(positions[1][row], second + (second >= first))
+            assert np.array_equal(positions[0][row], first)

@@ -17,9 +17,9 @@ memory is its own), printed as one line of JSON:
         ``python -m gaqueens.count N`` in this process: its ``line`` (counts and time), whether
         the counts ``match`` the table, and ``peak_kb``.
     python -m gaqueens.bench.solver_runs first
-        seconds to import numba, then to import the GA's generation kernel (which compiles its
-        signatures) and of each solver kernel's first call on 8 queens (compiling it, or
-        reading it from the cache when numba finds it there).
+        seconds to import numba, then to import the GA's two kernels, its generation and its
+        draws' (which compiles their signatures), and of each solver kernel's first call on 8
+        queens (compiling it, or reading it from the cache when numba finds it there).
     python -m gaqueens.bench.solver_runs peak NAME N [FIELD=VALUE ...] [runs=K]
         one run of any algorithm (the GA too) on N queens, seed 1, at its default settings but
         the FIELDs given (whole numbers, the GA's engine a name; runs=K: the GA's seeds

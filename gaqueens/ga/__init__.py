@@ -9,6 +9,9 @@ the algorithm "ga" (gaqueens.core.algorithms).
     batched.py       engine: numpy for the published family, many seeds advanced together (a
                      one-seed run is a batch of one)
     draws.py         the batched runs' random numbers, each seed's own
+    bounded.py       numpy's bounded integers made for many generators at once, and
+    bounded_kernel.py  their numbers in numba's one pass, for the compiled generation
+    seeding.py       the seeds' generators, seeded together
     history.py       the batched runs' traces
     general.py       engine: numpy for every other setting, one seed at a time
     deap_engine.py   engine: deap, the run made of DEAP's own objects and algorithms

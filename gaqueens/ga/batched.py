@@ -13,7 +13,7 @@ What makes it fast, and what keeps each run its own:
 - One array for all runs: each population's genomes and the state of their fitness side by
   side (``cells``: for N-Queens a row of n + 4n per genome, the diagonal counters, uint8 up to
   n = 255) and fitness (runs, mu); each generation's tournaments, swaps, fitness and
-  survivors are some seventy numpy calls for all of them, however many.
+  survivors are a few dozen numpy calls for all of them, however many.
 - A child's fitness is its parent's plus the change of its swap, from the few counters the
   swap touches, not a recount (the problem's ``swaps``: for N-Queens eight diagonal counters,
   gaqueens.problems.nqueens.swaps), counted per run. Only the survivors' rows are copied; a
@@ -21,15 +21,16 @@ What makes it fast, and what keeps each run its own:
 - Each seed draws from its own Randomness, in its own run's order (gaqueens.ga.draws); a
   window of generations' draws is laid out for all rows at once. The seeds' generators are
   numpy's default_rng(seed), seeded together (gaqueens.ga.seeding).
-- The population stays sorted by fitness (survivors best), so the best survivor is row 0: a
-  generation improves the best found exactly when row 0 is better than it, and that row is
-  then the first child of the lowest fitness, the one DEAP's HallOfFame keeps. The trace's
+- The population stays sorted by fitness (survivors best), so the best survivor is rank 0 (row
+  0 of its run on numpy's path, the row ``slots[:, 0]`` says when compiled): a generation
+  improves the best found exactly when rank 0 is better than it, and that rank is then the
+  first child of the lowest fitness, the one DEAP's HallOfFame keeps. The trace's
   min, median and max are columns of the sorted rows (gaqueens.ga.history).
 - A run that ends gives its result at once and stays in the arrays until the window of draws
   ends; then the ended runs' rows are dropped.
 - ``compiled`` (a large sweep's batches, gaqueens.runtime.batches): each generation is the
   problem's compiled kernel instead (N-Queens: gaqueens.problems.nqueens.generation_kernel),
-  the same numbers in one call in place of some forty numpy calls: about half of ga.run_many's
+  the same numbers in one call in place of a few dozen numpy calls: about half of ga.run_many's
   time on every board of the table (100 seeds), once numba is loaded. There the genomes stay
   in their rows, and ``slots`` says which row holds each rank.
 
@@ -73,8 +74,9 @@ class Runs:
     """The seeds' runs in arrays with a row per seed, in the seeds' order: each population's
     genomes and diagonal counters side by side (``cells``, a row of n + 4n per genome, seed by
     seed) and their fitness (``values``), sorted by fitness, the genomes in that order (or,
-    compiled, where ``slots`` says); the best found; the history of the trace. A run that ends (``finish``) stays in the arrays, not alive, until ``compact``
-    drops the ended ones when a window of draws ends, having made their results (``settle``)."""
+    compiled, where ``slots`` says); the best found; the history of the trace. A run that ends
+    (``finish``) stays in the arrays, not alive, until ``compact`` drops the ended ones when a
+    window of draws ends, having made their results (``settle``)."""
 
     def __init__(self, settings: GaSettings, board: int, seeds: list[int], compiled=None):
         self.problem = problems.get(settings.problem)
@@ -95,7 +97,7 @@ class Runs:
         order, self.values = lowest(values, self.mu, self.shift)
         rows = (order + bases(len(seeds), self.mu)).reshape(-1)
         cells = np.empty((len(rows), self.width), _small(board))  # in the small type first:
-        cells[:, :board], cells[:, board:] = genomes.reshape(-1, board), counts  # less to sort
+        cells[:, :board], cells[:, board:] = genomes.reshape(-1, board), counts  # less to gather
         self.cells = cells.take(rows, axis=0)
         self.best = self.cells[:: self.mu, :board].copy()  # row 0 of each: the first lowest
         self.best_value = self.values[:, 0].copy()

@@ -14,7 +14,8 @@ half of a 64-bit output first; the high half waits in the bit generator for the 
 
 Here each generator's words are its raw outputs (BitGenerator.random_raw, one call for all of
 a seed's numbers) cut in halves, and the numbers of all the generators are made in a few numpy
-calls over an array with a row per generator. ``Words`` keeps the waiting half itself: once
+calls over an array with a row per generator (or, for the compiled generation, in numba's one
+pass, gaqueens.ga.bounded_kernel). ``Words`` keeps the waiting half itself: once
 numbers are drawn through it, draw integers from that generator only through it (its 64-bit
 draws, such as Generator.random, take no half and may go on). tests/test_bounded.py checks the
 numbers and what follows them against Generator.integers.
@@ -74,8 +75,9 @@ def take_many(sources: list[Words], count: int) -> np.ndarray:
 def integers_many(sources: list[Words], calls: list[tuple[int, int, int]],
                   compiled: bool = False) -> list[np.ndarray]:
     """What Generator.integers(low, high, count) gives for each (low, high, count) of ``calls``
-    in turn, from each source's generator: an int64 array (sources, count) per call. The
-    sources are taken a few at a time, so that their words stay in the processor's cache.
+    in turn, from each source's generator: an int64 array (sources, count) per call, the calls'
+    arrays views of one array, side by side. The sources are taken a few at a time, so that
+    their words stay in the processor's cache.
     ``compiled``: each number made in numba's one pass (gaqueens.ga.bounded_kernel)."""
     if any(not 1 <= high - low <= 2**32 for low, high, _ in calls):
         raise ValueError("each range high - low must be from 1 to 2^32")
@@ -119,11 +121,11 @@ def _compiled_pass(words, ranges, thresholds, numbers) -> np.ndarray:
     from gaqueens.ga import bounded_kernel
 
     rejected = np.empty(len(words), dtype=bool)
-    bounded_kernel.made(words, ranges, thresholds, numbers, rejected)
+    bounded_kernel.lemire(words, ranges, thresholds, numbers, rejected)
     return rejected
 
 
-_CACHED = 2**16  # words taken at once: their products fill 512 kB
+_CACHED = 2**16  # words taken at once: their 64-bit products fill 512 kB
 
 
 def _halves(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

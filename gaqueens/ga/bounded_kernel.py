@@ -5,8 +5,9 @@ the whole array. On board 128, 100 seeds, those three took some 15 of ga.run_man
 per evaluation (compiled).
 
 The numbers are those of gaqueens.ga.bounded (Lemire's method, as numpy's Generator.integers):
-a row where some word is rejected is flagged, and bounded makes that row's numbers again, word
-by word. tests/test_bounded.py checks both passes against Generator.integers.
+a row where some word is rejected is flagged, and bounded makes that row's numbers again in
+numpy, skipping each rejected word as Generator.integers does. tests/test_bounded.py checks
+both passes against Generator.integers.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ def _signature() -> tuple:
 
 
 @kernel(nogil=True, signatures=[_signature()])
-def made(words, ranges, thresholds, numbers, rejected):
+def lemire(words, ranges, thresholds, numbers, rejected):
     """``numbers[s, c]``, the high half of ``words[s, c] * ranges[c]``, for every row s and
     column c; ``rejected[s]`` where some low half in row s falls below its column's
     threshold (that row's numbers are then not numpy's from there on)."""

@@ -27,9 +27,11 @@ A problem is an object (subclass Problem) with:
                      the GA's batched path (gaqueens.ga.batched), or None; what it has is
                      what gaqueens.problems.nqueens.swaps.RunsFitness has
     compiled(size, measure, scheme, ties)   optional: that path's whole generation
-                     compiled and loaded, a function of the batch's arrays, or None (see
-                     gaqueens.ga.batched.step for what it must do, and
-                     gaqueens.problems.nqueens.generation_kernel)
+                     compiled and loaded, or None: a function of the batch's arrays that
+                     advances every row one generation in place (genomes and counters,
+                     values, slots, evaluations, best), from the raw draws of
+                     gaqueens.ga.draws, and returns nothing (what it must do:
+                     gaqueens.ga.batched.step, gaqueens.problems.nqueens.generation_kernel)
 
 The GA counts its evaluations through ``fitness(size, measure)``, a Fitness that counts the
 genomes it is given, as IOHexperimenter's problems count theirs.

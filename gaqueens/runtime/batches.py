@@ -3,10 +3,10 @@ experiment's missing runs are grouped into batches that fit a worker's memory.
 
 A sweep with at least COMPILED_RUNS runs a worker that advance together on boards from
 COMPILED_FROM runs all its batches that advance together in the problem's compiled generation
-(``compiled``: ga.run_many's, the same runs). Loading numba and the kernel costs each process
-about 0.7 s (0.25 s to import numba, 0.4 s to read the kernel from its cache), which the runs
-of a small sweep (the published table, about 0.5 s of runs a worker) never earn back, and a
-large one does many times over.
+(``compiled``: ga.run_many's, the same runs). Loading numba and the kernels (the generation's
+and its draws') costs each process about 0.7 s (0.25 s to import numba, 0.4 s to read the
+kernels from their cache), which the runs of a small sweep (the published table, about 0.5 s
+of runs a worker) never earn back, and a large one does many times over.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The batched GA's whole generation on N-Queens, compiled by numba: what
-gaqueens.ga.batched.step does in some forty numpy calls, done row by row in one call
+gaqueens.ga.batched.step does in a few dozen numpy calls, done row by row in one call
 (``ga.run_many(..., compiled=True)``; a sweep asks for it when it is large, by the rule of
 gaqueens.runtime.batches).
 
@@ -11,11 +11,16 @@ the first mu of a stable sort of the pool, children first or the population firs
 (mu+lambda: a merge of the children, sorted stably, with the population, which is sorted), or
 of the children (mu,lambda). The genomes do not move: ``slots`` says which row of its run's
 mu holds each rank, and a surviving child is made from its parent's row in a row that a
-dropped member leaves. Moving the survivors instead, a row copied per survivor (as numpy's
-generation does), cost 55 ns per evaluation against 35 with slots: one generation of 100 rows
-on board 128, late in its runs, timed alone. tests/test_batched.py runs the whole family both ways against the general engine. It lives
-with the counters it reads because numba keys a kernel's cache on its own file's source
-(gaqueens.core.jit). Rows are copied by loops: numba's slice copies cost some ten times more.
+dropped member leaves; a child of a dropped member is made aside first, and copied in once
+every child has been made, so it costs two row copies (under mu,lambda every child does).
+Moving the survivors instead, a row copied per survivor (as numpy's generation does), cost
+55 ns per evaluation against 35 with slots: one generation of 100 rows on board 128, late in
+its runs, timed alone. Making such a child in its parent's own row instead saves the copies
+but its bookkeeping cost more than they did (mu,lambda on board 32: 96 against 86 ns per
+evaluation of the whole run). tests/test_batched.py runs the whole family both ways against
+the general engine. It lives with the counters it reads because numba keys a kernel's cache
+on its own file's source (gaqueens.core.jit). Rows are copied by loops: numba's slice copies
+cost some ten times more.
 
 Importing this module compiles the kernel for its three types of counters, or reads it from
 numba's cache; ga.run_many imports it before a batch's clock starts, so that no run's seconds
@@ -114,7 +119,8 @@ def _survivors(values, slots, r, child_values, order, lam, scheme, kept_values, 
     population (sorted), children first on ties (scheme 1) or the population first (2), or
     the children alone (0). Their values go to ``kept_values``; a surviving member's slot to
     ``kept_slots``, a surviving child's place among the surviving children as -1 - place,
-    and its index to ``taken``. Returns the surviving children and members."""
+    and its index to ``taken``. Returns how many children and how many members survive: the
+    members kept are those of ranks 0 to members - 1."""
     mu = values.shape[1]
     a, b = 0, 0  # the next child, the next of the population
     for m in range(mu):
@@ -150,7 +156,8 @@ def _generation(cells, values, slots, entered, first, second, n, scheme, measure
     row of ``cells`` (of the mu from mu times the row) that holds each; the evaluations, the
     best found and its value updated too. The survivors stay in their rows: each surviving
     child is made in a row a dropped member leaves (aside first, when it is made from a
-    dropped member), so a generation copies a row per surviving child, not per survivor."""
+    dropped member), so a generation copies a row per surviving child of a kept member and two
+    per surviving child of a dropped one, none per surviving member."""
     rows, mu = values.shape
     lam, entrants = entered.shape[1], entered.shape[2]
     parents = np.empty(lam, np.int64)  # each child's parent, by rank
