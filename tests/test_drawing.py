@@ -13,6 +13,14 @@ from gaqueens.reports.drawing import Drawing
 linux = pytest.mark.skipif(sys.platform != "linux", reason="forks only on Linux")
 
 
+@pytest.fixture(autouse=True)
+def forked(monkeypatch):
+    """These plots are forked whatever thread an earlier test left in this test process (Dask's
+    offload thread lives as long as the process): whether to fork is workers.forks' rule,
+    tests/test_faults.py draws here while another thread runs."""
+    monkeypatch.setattr("gaqueens.reports.drawing.forks", lambda: sys.platform == "linux")
+
+
 def record(folder, name):
     """A stand-in plot: writes which process drew it, and when it began and ended."""
     began = time.monotonic()

@@ -21,26 +21,25 @@ What makes it fast, and what keeps each run its own:
 - Each seed draws from its own Randomness, in its own run's order (gaqueens.ga.draws); a
   window of generations' draws is laid out for all rows at once. The seeds' generators are
   numpy's default_rng(seed), seeded together (gaqueens.ga.seeding).
-- The population stays sorted by fitness (survivors best), so the best survivor is rank 0 (row
-  0 of its run on numpy's path, the row ``slots[:, 0]`` says when compiled): a generation
-  improves the best found exactly when rank 0 is better than it, and that rank is then the
-  first child of the lowest fitness, the one DEAP's HallOfFame keeps. The trace's
-  min, median and max are columns of the sorted rows (gaqueens.ga.history).
-- A run that ends gives its result at once and stays in the arrays until the window of draws
-  ends; then the ended runs' rows are dropped.
+- The population stays sorted by fitness (survivors best), so the best survivor is rank 0 (a
+  run's row 0, or compiled its row ``slots[:, 0]``): a generation improves the best found
+  exactly when rank 0 is better, and it is then the first child of the lowest fitness, the
+  one DEAP's HallOfFame keeps. The trace's min, median and max are the sorted fitness's
+  columns (gaqueens.ga.history).
+- A run that ends gives its result at once; its rows are dropped when the window of draws ends.
 - ``compiled`` (a large sweep's batches, gaqueens.runtime.batches): each generation is the
   problem's compiled kernel instead (N-Queens: gaqueens.problems.nqueens.generation_kernel),
   the same numbers in one call in place of a few dozen numpy calls: about half of ga.run_many's
-  time on every board of the table (100 seeds), once numba is loaded. There the genomes stay
-  in their rows, and ``slots`` says which row holds each rank.
+  time on every board of the table (100 seeds), once numba is loaded; ``slots`` says there
+  which row holds each rank.
 
 ``seconds``: each generation's time (with the draws it took) is shared evenly among the runs
 it advanced, and the set-up and the end among all; a run's seconds is its share, so a batch's
 seconds add up to its time. The time is the processor time of the thread running the batch
 (time.thread_time): what the runs cost, not the wall time, which on a shared machine also
 counts the time the process waited for a core (a sweep's two workers beside its own process
-and other work on two cores waited about as long as they computed). tests/test_batched.py checks every run against the
-general engine (tests/runs.py, same_run), and the published table's 500 runs.
+and other work on two cores waited about as long as they computed). tests/test_batched.py
+checks every run against the general engine (tests/runs.py), and the published table's.
 """
 
 from __future__ import annotations
