@@ -49,26 +49,18 @@ class Words:
 
 
 def take_many(sources: list[Words], count: int) -> np.ndarray:
-    """The next ``count`` words of each source, a row each (uint32)."""
+    """The next ``count`` words of each source, a row each (uint32): each source's raw
+    outputs copied once, into its row."""
     words = np.empty((len(sources), count), dtype=np.uint32)
     if count == 0:
         return words
-    groups = {False: [], True: []}  # the sources without a half waiting, and those with one
-    for k, source in enumerate(sources):
-        groups[source.waiting is not None].append(k)
-    for waiting, rows in groups.items():
-        if not rows:
-            continue
-        raws = (count - waiting + 1) // 2
-        raw = np.stack([sources[k].bit_generator.random_raw(raws) for k in rows])
-        halves = (raw.view(np.uint32) if sys.byteorder == "little"  # low, high, low, ...
-                  else np.stack(_halves(raw), axis=2).reshape(len(rows), -1))
+    for row, source in zip(words, sources):
+        waiting = source.waiting is not None
         if waiting:
-            words[rows, :1] = [[sources[k].waiting] for k in rows]
-        words[rows, waiting:] = halves[:, : count - waiting]
-        over = halves.shape[1] > count - waiting  # a word left over: it waits
-        for k, word in zip(rows, halves[:, count - waiting] if over else [None] * len(rows)):
-            sources[k].waiting = None if word is None else int(word)
+            row[0] = source.waiting
+        halves = _interleaved(source.bit_generator.random_raw((count - waiting + 1) // 2))
+        row[waiting:] = halves[: count - waiting]
+        source.waiting = int(halves[-1]) if len(halves) > count - waiting else None  # it waits
     return words
 
 
@@ -108,12 +100,14 @@ def integers_many(sources: list[Words], calls: list[tuple[int, int, int]],
 
 def _numpy_pass(words, ranges, thresholds, numbers) -> np.ndarray:
     """Writes into ``numbers`` the high halves of the products w * r; gives the rows where
-    some word is rejected (its low half below the threshold), whose numbers are made again."""
-    products = np.multiply(words, ranges, dtype=np.uint64)  # w * r, in 64 bits
-    numbers[...] = _halves(products)[1]  # w * r >> 32
-    if not thresholds.any():
-        return np.zeros(len(words), dtype=bool)
-    return (_halves(products)[0] < thresholds).any(axis=1)
+    some word is rejected (its low half below the threshold), whose numbers are made again.
+    Each product is made in its number's place, whose high half is then shifted down."""
+    products = numbers.view(np.uint64)
+    np.multiply(words, ranges, out=products)  # w * r, in 64 bits
+    rejected = ((_halves(products)[0] < thresholds).any(axis=1) if thresholds.any()
+                else np.zeros(len(words), dtype=bool))
+    np.right_shift(products, _HALF, out=products)  # w * r >> 32
+    return rejected
 
 
 def _compiled_pass(words, ranges, thresholds, numbers) -> np.ndarray:
@@ -135,6 +129,14 @@ def _halves(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         pairs = values.view(np.uint32).reshape(*values.shape, 2)
         return pairs[..., 0], pairs[..., 1]
     return (values & _WORD).astype(np.uint32), (values >> _HALF).astype(np.uint32)
+
+
+def _interleaved(raw: np.ndarray) -> np.ndarray:
+    """The 32-bit words of raw 64-bit outputs, low half first (a view where the machine is
+    little-endian)."""
+    if sys.byteorder == "little":
+        return raw.view(np.uint32)
+    return np.stack(_halves(raw), axis=1).reshape(-1)
 
 
 def _with_rejections(source: Words, words: np.ndarray, ranges: np.ndarray,
