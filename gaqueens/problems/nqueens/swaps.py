@@ -47,7 +47,7 @@ class SwapConflicts:
         self.conflicts = Conflicts(n, measure)
         # four counts of at most n each, summed in the smallest type holding them (int16
         # summed three times as fast as int64 for a hundred runs' children, measured)
-        self.total = np.int16 if 4 * n < 2**15 else np.int64
+        self.sum_type = np.int16 if 4 * n < 2**15 else np.int64
 
     def diagonals(self, positions: np.ndarray, columns: np.ndarray, offset=0) -> np.ndarray:
         """The eight counters of each swap (8, ...), plus ``offset``. ``positions`` may be
@@ -69,7 +69,7 @@ class SwapConflicts:
         rising = diagonals[2] == diagonals[3]  # or the left rising ones
         if self.measure == "pairs":
             attack |= rising
-            sums = counts.reshape(2, 4, *counts.shape[1:]).sum(axis=1, dtype=self.total)
+            sums = counts.reshape(2, 4, *counts.shape[1:]).sum(axis=1, dtype=self.sum_type)
             change = sums[1] - sums[0]  # the entered counts less the left ones
             change += np.where(attack, 6, 4)
             return change
