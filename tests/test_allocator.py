@@ -1,7 +1,8 @@
 """glibc's allocator where batches run (gaqueens/runtime/allocator.py): a Dask worker's mmap
 threshold raised once where the environment fixed it, as Dask's nanny does, and left alone
 elsewhere; a local pool worker keeping freed memory, so that its later batches fault few pages
-in, unless the environment chose glibc's thresholds."""
+in, unless the environment chose glibc's thresholds; a Dask worker's free heap given back once
+a sweep's runs are done."""
 
 import os
 import subprocess
@@ -64,6 +65,47 @@ def test_a_dask_worker_raises_its_threshold_before_its_first_batch(tmp_path):
         [after] = client.run(lambda: allocator._raised).values()
     assert [seed for seed, _ in results] == [1, 2]
     assert (before, after) == (False, sys.platform.startswith("linux"))
+
+
+def _fragmented() -> int:
+    """Leaves 64 MB free between chunks still in use on this process's heap, where blocks of
+    1 MB come from the heap (the threshold raised); the process's resident bytes after."""
+    import numpy as np
+
+    blocks = [np.ones(2**20 // 8) for _ in range(128)]
+    _fragmented.kept = blocks[1::2]  # every other block stays in use
+    del blocks
+    return _resident()
+
+
+def _resident() -> int:
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmRSS"))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc_trim")
+def test_dask_workers_give_back_their_free_heap_once_the_runs_are_done(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    from gaqueens.experiment import load
+    from gaqueens.runtime.batches import batches
+    from gaqueens.runtime.cluster import dask_cluster
+
+    (tmp_path / "x.yaml").write_text("boards: [8]\nseeds: {first: 1, last: 4}\n")
+    experiment = load(tmp_path / "x.yaml")
+    first, second = batches(experiment, experiment.tasks(), 2)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        assert len(list(dask_cluster([first], client))) == 1  # the threshold raised there
+        [before] = client.run(_fragmented).values()
+        assert len(list(dask_cluster([second], client))) == 1
+        [after] = client.run(_resident).values()
+    assert before - after > 32 * 2**20, (before, after)
+
+
+def test_only_a_process_that_raised_its_threshold_gives_memory_back():
+    assert _printed("from gaqueens.runtime import allocator; print(allocator.give_back())",
+                    {}) == "False"
 
 
 def _kept_in_a_new_process(extra: dict) -> str:
