@@ -26,6 +26,22 @@ def test_the_sampler_sees_the_memory_a_child_process_holds():
     assert held < sampler.largest < held + 150 * memory.MB
 
 
+def test_a_process_that_has_ended_has_no_descendants():
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    ended.wait()
+    assert memory.descendants(ended.pid) == []
+
+
+def test_a_sampler_that_fails_says_so_when_stopped(monkeypatch):
+    def fails(pid):
+        raise ProcessLookupError(3, "No such process")
+
+    monkeypatch.setattr(memory, "descendants", fails)
+    sampler = memory.Sampler().start()
+    with pytest.raises(RuntimeError, match="sampling the memory .* failed: ProcessLookupError"):
+        sampler.stop()
+
+
 def test_the_quick_measurement_reports_each_figure_beside_its_goal(tmp_path, capsys):
     # local processes only: a sweep on Dask is tested in tests/test_sweep.py
     assert scale.main(["--quick", "--repeats", "1", "--no-dask", "--out", str(tmp_path)]) == 0

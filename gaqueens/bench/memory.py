@@ -46,7 +46,11 @@ def descendants(pid: int) -> list[int]:
     found, todo = [], [pid]
     while todo:
         parent = todo.pop()
-        for task in Path(f"/proc/{parent}/task").glob("*"):
+        try:
+            tasks = list(Path(f"/proc/{parent}/task").iterdir())
+        except OSError:
+            continue  # the process has ended (ENOENT, or ESRCH while it is being reaped)
+        for task in tasks:
             try:
                 children = [int(c) for c in (task / "children").read_text().split()]
             except OSError:
@@ -88,6 +92,7 @@ class Sampler:
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._began = 0.0
+        self._failed: BaseException | None = None  # what stopped the sampling early
 
     def start(self) -> "Sampler":
         self._began = time.monotonic()
@@ -95,6 +100,12 @@ class Sampler:
         return self
 
     def _run(self) -> None:
+        try:
+            self._sample()
+        except BaseException as error:  # raised by stop(): no peak from part of the time
+            self._failed = error
+
+    def _sample(self) -> None:
         while True:
             rss = pss = 0
             for pid in descendants(self.root):
@@ -108,8 +119,13 @@ class Sampler:
                 return
 
     def stop(self) -> "Sampler":
+        """Ends the sampling; raises RuntimeError if it failed before (its samples would cover
+        only part of the time)."""
         self._done.set()
         self._thread.join()
+        if self._failed is not None:
+            raise RuntimeError(f"sampling the memory of process {self.root}'s tree failed: "
+                               f"{self._failed!r}") from self._failed
         return self
 
     @property
