@@ -97,6 +97,8 @@ def test_dask_workers_give_back_their_free_heap_once_the_runs_are_done(tmp_path)
                                   host="127.0.0.1", dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
         assert len(list(dask_cluster([first], client))) == 1  # the threshold raised there
+        if not all(client.run(lambda: allocator._raised).values()):
+            pytest.skip("this system's allocator has no mallopt to raise the threshold with")
         [before] = client.run(_fragmented).values()
         assert len(list(dask_cluster([second], client))) == 1
         [after] = client.run(_resident).values()

@@ -1,8 +1,10 @@
 """The 100,000-run sweep's measurement (python -m gaqueens.bench.scale), run small, and the
 memory sampler it reads /proc with."""
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -26,10 +28,37 @@ def test_the_sampler_sees_the_memory_a_child_process_holds():
     assert held < sampler.largest < held + 150 * memory.MB
 
 
-def test_a_process_that_has_ended_has_no_descendants():
-    ended = subprocess.Popen([sys.executable, "-c", "pass"])
-    ended.wait()
-    assert memory.descendants(ended.pid) == []
+def test_a_process_ending_while_its_tree_is_walked_has_no_descendants(monkeypatch):
+    # /proc/PID/task of a process being reaped raises ESRCH (ProcessLookupError), not ENOENT
+    gone = f"/proc/{os.getpid()}/task"
+    listed = Path.iterdir
+
+    def iterdir(self):
+        if str(self) == gone:
+            raise ProcessLookupError(3, "No such process", gone)
+        return listed(self)
+
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        assert child.pid in memory.descendants(os.getpid())
+        monkeypatch.setattr(Path, "iterdir", iterdir)
+        assert memory.descendants(os.getpid()) == []
+    finally:
+        child.kill()
+        child.wait()
+
+
+def test_one_sample_of_a_tree_counts_what_a_child_holds():
+    held = 25_000_000 * 8
+    child = subprocess.Popen([sys.executable, "-c", "import numpy, sys, time; "
+                              "a = numpy.ones(25_000_000); print(flush=True); time.sleep(30)"],
+                             stdout=subprocess.PIPE)
+    try:
+        child.stdout.readline()  # its array is in memory
+        assert memory.tree_pss() > held
+    finally:
+        child.kill()
+        child.wait()
 
 
 def test_a_sampler_that_fails_says_so_when_stopped(monkeypatch):
@@ -73,6 +102,19 @@ def test_the_quick_measurement_reports_each_figure_beside_its_goal(tmp_path, cap
     assert list(goals.columns) == ["figure", "measured", "goal", "met"]
     assert {met.split(":")[0] for met in goals["met"]} <= {"met", "not met"}
     assert "within 100 s" in set(goals["goal"])
+
+
+def test_the_dask_half_measures_the_cluster_before_and_after_the_sweep(tmp_path):
+    pytest.importorskip("distributed")
+    assert scale.main(["--quick", "--repeats", "1", "--out", str(tmp_path)]) == 0
+    rows = pd.read_csv(tmp_path / "scale.csv")
+    dask = rows[rows["executor"] == "Dask loopback"].set_index("figure")["value"]
+    assert dask["runs stored"] == 200
+    before, after = dask["cluster PSS, sum, before the sweep"], dask["cluster PSS, sum, after the sweep"]
+    assert 0 < before <= after < dask["peak PSS, sum over the processes"]
+    report = (tmp_path / "scale.md").read_text()
+    assert "| figure | local processes | Dask loopback | goal | verdict |" in report
+    assert "the Dask cluster's own processes (scheduler, workers), PSS summed" in report
 
 
 def test_a_missing_file_or_a_sweep_that_fails_is_one_line(tmp_path, capsys):

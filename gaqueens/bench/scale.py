@@ -13,7 +13,8 @@ workers, the processes that draw its plots, the cluster's scheduler and workers;
 the finished folder: nothing left to compute, it writes the tables and plots again), those of
 `python -m gaqueens.export` (the IOH export, every trace read) and of `python -m
 gaqueens.verify`, their peaks from one run each, sampled, their times from K more, unsampled
-(the sampling costs them time: _measure_after); each figure beside issue 17's goal (the sweep
+(the sampling costs them time: _measure_after); on Dask, the PSS of the cluster's own
+processes, idle before the sweep and after it; each figure beside issue 17's goal (the sweep
 within 100 s end to end, peak PSS under 1 GB, the export and verify within 15 s each) and
 whether it is met. Then the store's insert rate, measured apart: the sweep's runs stored
 again, in batches of the sweep's size, into a fresh store, timing Store.add alone (packing the
@@ -42,7 +43,7 @@ from pathlib import Path
 import numpy as np
 
 from gaqueens.bench.common import Report
-from gaqueens.bench.memory import MB, Sampler, available
+from gaqueens.bench.memory import MB, Sampler, available, tree_pss
 
 FILE = Path("experiments") / "sweep-100k.yaml"  # from the project's folder, or --file
 QUICK = ("boards=[8, 16]", "grid={population: [5, 10]}", "seeds={first: 1, last: 50}")
@@ -56,17 +57,24 @@ def _python(*args) -> list[str]:
 
 def _timed(command: list[str], sampling: bool = True) -> tuple[float, Sampler | None]:
     """Runs ``command`` to its end, sampling its processes if ``sampling``; its wall time and
-    the sampler. A failure is one line: the command and the last line it wrote."""
+    the sampler. A failure is one line: the command and the last line it wrote (before any
+    failure of the sampling)."""
     sampler = Sampler().start() if sampling else None
     began = time.perf_counter()
-    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    wall = time.perf_counter() - began
+    try:
+        done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              text=True)
+        wall = time.perf_counter() - began
+        if done.returncode != 0:
+            last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+            raise RuntimeError(f"{' '.join(command[1:])} ended with exit status "
+                               f"{done.returncode}: {last}")
+    except BaseException:
+        if sampler:
+            sampler.stop(check=False)
+        raise
     if sampler:
         sampler.stop()
-    if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
-        raise RuntimeError(f"{' '.join(command[1:])} ended with exit status "
-                           f"{done.returncode}: {last}")
     return wall, sampler
 
 
@@ -251,8 +259,14 @@ def main(argv=None) -> int:
                 with loopback_cluster(scratch) as address:
                     commands["Dask loopback"] = (
                         [*base, "--out", str(dask), "--scheduler", address], dask)
+                    idle = tree_pss()  # the cluster's processes alone, before and after
                     measured["Dask loopback"] = _measure_sweep("Dask loopback",
                                                                *commands["Dask loopback"], rows)
+                    measured["Dask loopback"]["cluster"] = cluster = (idle, tree_pss())
+                    for when, value in zip(("before", "after"), cluster):
+                        rows.append(dict(executor="Dask loopback",
+                                         figure=f"cluster PSS, sum, {when} the sweep",
+                                         repetition=1, value=value / MB, unit="MB"))
             for name, (command, folder) in commands.items():
                 print(f"{name}: the exports and verify ...", file=sys.stderr, flush=True)
                 _measure_after(name, command, folder, args.repeats, measured[name], rows)

@@ -92,6 +92,11 @@ def report(out: Report, header: dict, measured: dict, stores: list[float], rows,
          _met_by({name: m["pss"] < MEMORY_GOAL_MB * MB for name, m in measured.items()}))
     line("PSS summed while the runs compute: median over the first half, the second half",
          [f"{_mb(m['halves'][0])}, {_mb(m['halves'][1])}" for m in measured.values()], "flat")
+    if any("cluster" in m for m in measured.values()):
+        line("the Dask cluster's own processes (scheduler, workers), PSS summed: idle before "
+             "the sweep, after it (its workers having given back their free heap)",
+             [", ".join(map(_mb, m["cluster"])) if "cluster" in m else ""
+              for m in measured.values()])
     for kind, title in (("exports", "the exports alone (runs.csv, summary, plots)"),
                         ("export", "python -m gaqueens.export DIR (IOH)"),
                         ("verify", "python -m gaqueens.verify DIR")):

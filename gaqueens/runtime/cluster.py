@@ -4,8 +4,8 @@ coming back to this process, so that the store keeps a single writer.
 
 A worker first gives glibc's mmap threshold back the value that the environment Dask's nanny
 starts it with had fixed too low (gaqueens.runtime.allocator): the runs cost there what they
-cost in a local worker; once the sweep's runs are done, every worker gives back the free
-memory of its heap that the raised threshold kept.
+cost in a local worker. Once the sweep's runs are done, each worker that raised it gives back
+the free memory its heap kept (allocator.give_back).
 
 On Dask the scheduler itself runs a lost worker's tasks again (up to its
 ``distributed.scheduler.allowed-failures``); a batch it gives up on (KilledWorker), or a
@@ -138,10 +138,11 @@ def dask_cluster(batches: list[Batch], client, in_flight: int | None = None) -> 
                 del future  # the last reference: the cluster forgets its results
                 completed.update(submit(1))
                 yield result
-        try:  # the runs done: the workers give back the memory the raised threshold kept
-            client.run(allocator.give_back, on_error="ignore")
-        except (OSError, TimeoutError):
-            pass  # the cluster went away after the last results: nothing is lost
+        if client.status == "running":  # the runs done: the workers give back what the
+            try:  # raised threshold kept, at best: every run is stored by now
+                client.run(allocator.give_back, on_error="ignore")
+            except (OSError, RuntimeError):  # the cluster went away (its pool closed)
+                pass
     finally:
         pending = [future for future in running if not future.done()]
         if pending and client.status == "running":
