@@ -110,7 +110,7 @@ def test_the_dask_half_measures_the_cluster_before_and_after_the_sweep(tmp_path)
     rows = pd.read_csv(tmp_path / "scale.csv")
     dask = rows[rows["executor"] == "Dask loopback"].set_index("figure")["value"]
     assert dask["runs stored"] == 200
-    before, after = dask["cluster PSS, sum, before the sweep"], dask["cluster PSS, sum, after the sweep"]
+    before, after = (dask[f"cluster PSS, sum, {when} the sweep"] for when in ("before", "after"))
     assert 0 < before <= after < dask["peak PSS, sum over the processes"]
     report = (tmp_path / "scale.md").read_text()
     assert "| figure | local processes | Dask loopback | goal | verdict |" in report
