@@ -264,9 +264,8 @@ def main(argv=None) -> int:
                                                                *commands["Dask loopback"], rows)
                     measured["Dask loopback"]["cluster"] = cluster = (idle, tree_pss())
                     for when, value in zip(("before", "after"), cluster):
-                        rows.append(dict(executor="Dask loopback",
-                                         figure=f"cluster PSS, sum, {when} the sweep",
-                                         repetition=1, value=value / MB, unit="MB"))
+                        _row(rows, "Dask loopback")(f"cluster PSS, sum, {when} the sweep",
+                                                    value / MB, "MB")
             for name, (command, folder) in commands.items():
                 print(f"{name}: the exports and verify ...", file=sys.stderr, flush=True)
                 _measure_after(name, command, folder, args.repeats, measured[name], rows)

@@ -50,16 +50,21 @@ def threshold_fixed(environ) -> bool:
     return "MALLOC_TRIM_THRESHOLD_" in environ and "MALLOC_MMAP_THRESHOLD_" not in environ
 
 
-def _mallopt():
-    """glibc's mallopt, or None (not Linux, not glibc)."""
+def _glibc(name: str, *argtypes):
+    """glibc's function ``name`` (returning int), or None (not Linux, not glibc)."""
     if not sys.platform.startswith("linux"):
         return None
     try:
-        mallopt = ctypes.CDLL(None).mallopt
+        function = getattr(ctypes.CDLL(None), name)
     except (OSError, AttributeError):
         return None
-    mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
-    return mallopt
+    function.argtypes, function.restype = argtypes, ctypes.c_int
+    return function
+
+
+def _mallopt():
+    """glibc's mallopt, or None."""
+    return _glibc("mallopt", ctypes.c_int, ctypes.c_int)
 
 
 def keep_freed() -> bool:
@@ -93,11 +98,5 @@ def give_back() -> bool:
     """Gives the system back the free memory of this process's heap (glibc's malloc_trim),
     where this process raised its mmap threshold (a Dask worker's, after a sweep's runs);
     whether any was given back."""
-    if not _raised:
-        return False
-    try:
-        trim = ctypes.CDLL(None).malloc_trim
-    except (OSError, AttributeError):
-        return False
-    trim.argtypes, trim.restype = (ctypes.c_size_t,), ctypes.c_int
-    return trim(0) == 1
+    trim = _glibc("malloc_trim", ctypes.c_size_t) if _raised else None
+    return trim is not None and trim(0) == 1
