@@ -120,3 +120,49 @@ def test_beside_another_thread_the_tasks_go_to_spawned_processes():
     finally:
         stop.set()
         other.join()
+
+
+def test_poll_takes_in_a_result_larger_than_a_pipe_so_its_worker_ends():
+    """A forked worker blocks sending a result larger than its pipe holds until it is read:
+    ``poll`` reads it, without waiting, and the worker, done with its tasks, ends."""
+    done = _alone("""
+        import time
+        from gaqueens.runtime.workers import Workers
+
+        with Workers(2) as workers:
+            large = workers.later(bytes, [(2**20,)])
+            workers.start()
+            for _ in range(6000):  # at most a minute: a worker not ending fails below
+                workers.poll()
+                if not any(process.is_alive() for process in workers.processes):
+                    break
+                time.sleep(0.01)
+            print([process.is_alive() for process in workers.processes], large() == [bytes(2**20)])
+    """)
+    assert done.stdout == "[False] True\n", done.stderr
+
+
+def test_a_failure_taken_in_by_poll_is_raised_by_its_own_job_only():
+    done = _alone("""
+        import time
+        from gaqueens.runtime.workers import Workers
+
+        def fails(value):
+            if value == 3:
+                raise ValueError(f"no {value}")
+            return value
+
+        with Workers(2) as workers:
+            failing = workers.later(fails, [(3,)])
+            fine = workers.later(fails, [(1,), (2,)])
+            workers.start()
+            while workers.readers:  # every result taken in, failure first
+                workers.poll()
+                time.sleep(0.01)
+            print(fine())
+            try:
+                failing()
+            except ValueError as error:
+                print(error)
+    """)
+    assert done.stdout == "[1, 2]\nno 3\n", done.stderr

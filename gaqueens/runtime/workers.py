@@ -124,7 +124,22 @@ class Workers:
                 got[index] = function(*tasks[index])
         while len(got) < len(tasks):
             self._receive(job)
+        failed = next((value for value in got.values() if isinstance(value, _Failed)), None)
+        if failed is not None:
+            raise failed.error
         return [got[index] for index in range(len(tasks))]
+
+    def poll(self) -> None:
+        """Takes in the results the forked workers have sent, without waiting. A result larger
+        than a pipe holds (64 kB on Linux) keeps its worker, and the memory it holds, waiting
+        until it is read: call this where this process is about to fork, or to be busy a
+        while, so that a worker done with its tasks ends."""
+        while ready := wait(self.readers, 0):
+            self._take(ready)
+
+    def alive(self) -> int:
+        """The forked processes still running."""
+        return sum(process.is_alive() for process in self.processes)
 
     def _receive(self, job: int) -> None:
         """Takes in the results the workers have sent, waiting for at least one."""
@@ -132,16 +147,17 @@ class Workers:
             missing = len(self.jobs[job][1]) - len(self.results[job])
             raise WorkerDied(f"the worker processes ended without the results of {missing} "
                              f"tasks ({self.jobs[job][0].__name__})")
-        for reader in wait(self.readers):
+        self._take(wait(self.readers))
+
+    def _take(self, readers) -> None:
+        for reader in readers:
             try:
                 done, index, ok, value = reader.recv()
             except (EOFError, OSError):  # the worker ended
                 self.readers.remove(reader)
                 reader.close()
                 continue
-            if not ok:
-                raise value
-            self.results[done][index] = value
+            self.results[done][index] = value if ok else _Failed(value)
 
     def __enter__(self) -> "Workers":
         return self
@@ -153,9 +169,17 @@ class Workers:
             process.join()
         for reader in self.readers:
             reader.close()
+        self.processes, self.readers = [], []
         if self.pool is not None:
             self.pool.terminate()
             self.pool.join()
+
+
+class _Failed:
+    """A task's exception, taken in, raised where its job's results are asked for."""
+
+    def __init__(self, error: Exception):
+        self.error = error
 
 
 def _sendable(error: Exception) -> Exception:
