@@ -30,18 +30,26 @@ def nothing_kept():
 
 
 @given(st.integers(1, 300), st.integers(1, 400), st.integers(1, 60), st.integers(0, 2**32),
-       st.sampled_from([0, 1, draws.BAND]))
-def test_the_middle_picks_are_those_of_sorted_resamples(n, size, rows, seed, band):
+       st.sampled_from([0, 1, draws.BAND]), st.sampled_from([1, 7, draws.CHUNK]))
+def test_the_middle_picks_are_those_of_sorted_resamples(n, size, rows, seed, band, chunk):
     """With a band of no spread at all most rows fall outside it and are counted in full;
-    sizes below n / 4 take the sorting path."""
+    sizes below n / 4 take the sorting path; the picks counted a chunk of rows at a time are
+    those of one draw, and the generator goes on from where that draw leaves it."""
     order = np.random.default_rng(seed + 1).permutation(n)
-    kept, draws.BAND = draws.BAND, band
+    kept = draws.BAND, draws.CHUNK
+    draws.BAND, draws.CHUNK = band, chunk
+    rng = np.random.default_rng(seed)
     try:
-        ours = draws.middle(np.random.default_rng(seed), order, rows, size)
+        ours = draws.middle(rng, order, rows, size)
     finally:
-        draws.BAND = kept
+        draws.BAND, draws.CHUNK = kept
+        draws._kept.clear()
+        draws._places.clear()
     for mine, plain in zip(ours, sorted_middle(seed, order, rows, size)):
         np.testing.assert_array_equal(mine, plain)
+    once = np.random.default_rng(seed)
+    once.integers(0, n, (rows, size))
+    assert rng.integers(0, 2**62) == once.integers(0, 2**62)
 
 
 def test_a_state_drawn_from_again_gives_the_same_picks_and_advances_the_generator():
