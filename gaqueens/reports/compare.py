@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from gaqueens.reports import stats
-from gaqueens.reports.tables import in_parallel_later, markdown, number
+from gaqueens.reports.tables import GROUPED, in_parallel_later, markdown, number
 
 COLUMNS = ("board", "algorithm", "reference", "unit", "median_ratio", "ci_low", "ci_high",
            "p_value", "p_holm", "verdict")
@@ -36,7 +36,7 @@ def comparisons_later(runs: pd.DataFrame, workers=None):
     names = list(dict.fromkeys(runs["algorithm"]))
     first = names[0]
     pairs = []
-    for board, group in runs.groupby("board", sort=True):
+    for board, group in runs[list(GROUPED)].groupby("board", sort=True):
         reference = group[group["algorithm"] == first]
         if reference.empty:
             continue

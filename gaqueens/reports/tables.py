@@ -39,6 +39,11 @@ def summarize(runs: pd.DataFrame, traces: pd.DataFrame | None = None, reference=
     return summarize_later(runs, reference, problem)(traces)
 
 
+# the columns the summary reads of each (algorithm, board): its groups are copies, without the
+# placements (on the 100,000-run sweep, the larger part of a run's row)
+GROUPED = ("algorithm", "board", "unit", "solved", "work", "seconds")
+
+
 def summarize_later(runs: pd.DataFrame, reference=None, problem: str = problems.DEFAULT,
                     workers=None):
     """``summarize``, its resampling handed out to ``workers`` (gaqueens.runtime.workers:
@@ -46,7 +51,7 @@ def summarize_later(runs: pd.DataFrame, reference=None, problem: str = problems.
     traces that gives the summary, so that the caller can read the traces meanwhile."""
     reference = reference or {}
     groups = [(key, group, reference.get(key[1]) if key[0] == "ga" else None)
-              for key, group in runs.groupby(["algorithm", "board"], sort=True)]
+              for key, group in runs[list(GROUPED)].groupby(["algorithm", "board"], sort=True)]
     pending = in_parallel_later(_resampled, [(group, published) for _, group, published in groups],
                                 len(runs), workers)
     return lambda traces=None: _summary(runs, groups, pending(), traces, problem)
