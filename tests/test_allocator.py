@@ -2,7 +2,7 @@
 threshold raised once where the environment fixed it, as Dask's nanny does, and left alone
 elsewhere; a local pool worker keeping freed memory, so that its later batches fault few pages
 in, unless the environment chose glibc's thresholds; a Dask worker's free heap given back once
-a sweep's runs are done."""
+a sweep's runs are done; what a process's allocators keep freed given back before it forks."""
 
 import os
 import subprocess
@@ -103,6 +103,37 @@ def test_dask_workers_give_back_their_free_heap_once_the_runs_are_done(tmp_path)
         assert len(list(dask_cluster([second], client))) == 1
         [after] = client.run(_resident).values()
     assert before - after > 32 * 2**20, (before, after)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc_trim")
+def test_before_forking_a_process_gives_back_the_free_memory_between_blocks_in_use():
+    """32 MB left free between 100 kB blocks still in use (below glibc's mmap threshold: from
+    the heap, whose top stays in use) go back to the system."""
+    given = _printed("""
+import numpy as np
+from gaqueens.runtime import allocator
+
+def resident():
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmRSS"))
+
+blocks = [np.ones(100 * 1024 // 8) for _ in range(640)]
+kept = blocks[1::2]
+del blocks
+before = resident()
+allocator.before_fork()
+print(before - resident())
+""", {})
+    assert int(given) > 16 * 2**20, given
+
+
+def test_before_forking_pyarrows_pool_gives_back_its_unused_memory(monkeypatch):
+    released = []
+    pool = type("Pool", (), {"release_unused": lambda self: released.append(True)})()
+    arrow = type("Arrow", (), {"default_memory_pool": staticmethod(lambda: pool)})
+    monkeypatch.setitem(sys.modules, "pyarrow", arrow)
+    allocator.before_fork()
+    assert released == [True]
 
 
 def test_only_a_process_that_raised_its_threshold_gives_memory_back():

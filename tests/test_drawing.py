@@ -97,3 +97,37 @@ def test_plots_that_ended_before_wait_leave_nothing_to_wait_for(tmp_path):
     time.sleep(0.6)  # it ends before wait, which finds it ended and nothing queued
     drawing.wait()
     assert (tmp_path / "a").exists() and not drawing.running
+
+
+class Beside:
+    """A stand-in for the exports' Workers: ``count`` processes alive, and its polls counted."""
+
+    def __init__(self, count):
+        self.count, self.polled = count, 0
+
+    def poll(self):
+        self.polled += 1
+
+    def alive(self):
+        return self.count
+
+
+@linux
+def test_plots_wait_while_the_processes_beside_hold_the_cores(tmp_path):
+    beside = Beside(2)
+    drawing = Drawing(2, beside=beside)
+    drawing.add([(record, tmp_path, "a"), (record, tmp_path, "b")])
+    assert not drawing.running and len(drawing.queued) == 2 and beside.polled == 1
+    beside.count = 1  # a worker has ended: one core free
+    drawing.poll()
+    assert len(drawing.running) == 1 and len(drawing.queued) == 1 and beside.polled == 2
+    drawing.wait()
+    assert {path.name for path in tmp_path.iterdir()} == {"a", "b"}
+
+
+@linux
+def test_plots_waiting_while_the_workers_hold_every_core_are_drawn_here_by_wait(tmp_path):
+    drawing = Drawing(2, beside=Beside(2))
+    drawing.add([(record, tmp_path, "a")])
+    drawing.wait()
+    assert int((tmp_path / "a").read_text().split()[0]) == os.getpid()

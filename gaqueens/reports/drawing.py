@@ -1,17 +1,21 @@
 """Plots drawn in forked processes of their own, on the cores the finished runs leave idle,
 while the exports' own process reads the traces and writes the tables (reports/outputs.py).
 
-At most one drawing process a core runs at a time; the plots handed out beyond that wait until
-one ends (``poll`` and ``wait`` start them). More processes than cores only share the cores,
-and each holds memory of its own: 30-120 MB written on the 100,000-run sweep (what it allocates, and
-the parent's pages it writes to). Without the limit, six drawing at once took that sweep's
-peak PSS to 1,025 MB in one of two runs (907 MB in the other); with it, 927 and 935 MB, the
-exports as fast (12.3 s against 12.4, medians of four).
+At most one drawing process a core runs at a time, counting the live processes of ``beside``
+(the exports' Workers: their resampling, comparisons and replays); the plots handed out beyond
+that wait until a core is free (``poll`` and ``wait`` start them, and take in the results the
+workers have sent, so that a worker done with its tasks ends: Workers.poll). More processes
+than cores only share the cores, and each holds memory of its own: a forked process keeps a
+copy of every page it, or its parent, writes to after the fork. Before forking, this process
+gives back what its allocators keep freed (gaqueens.runtime.allocator.before_fork). On the
+100,000-run sweep's exports, with both, the peak PSS was 523-540 MB (five runs); without the
+workers counted, 633 and 635 MB, the exports as fast (12.5-13.1 s against 13.0 and 13.2 s,
+sampled).
 
 A process that fails only sets its exit status: the plot is drawn again here, which raises
 what went wrong. Where processes are not forked, and while another thread of this process
 runs (a Dask client's, a notebook's: forking copies its locks), the plots are drawn here, when
-``wait`` is called.
+``wait`` is called; so are those still waiting there while the workers hold every core.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import os
 from collections import deque
 from multiprocessing.connection import wait as ready
 
+from gaqueens.runtime import allocator
 from gaqueens.runtime.workers import forks
 
 
@@ -36,8 +41,9 @@ def _draw_quietly(function, *args) -> None:
 class Drawing:
     """Plots handed out with ``add`` (jobs: function, *arguments), drawn by ``wait``'s end."""
 
-    def __init__(self, limit: int | None = None):
+    def __init__(self, limit: int | None = None, beside=None):
         self.limit = max(1, limit or os.cpu_count() or 1)
+        self.beside = beside  # Workers whose live processes count against the limit
         self.queued: deque = deque()
         self.running: list = []  # (job, process)
 
@@ -50,10 +56,14 @@ class Drawing:
         """Starts the plots waiting, on the cores that the processes ended since have freed:
         called where this process is about to be busy a while."""
         self._reap(block=False)
+        if self.beside is not None:
+            self.beside.poll()  # a worker done with its tasks ends (Workers.poll), freeing a core
         if not forks():
             return  # drawn here, by wait
         fork = multiprocessing.get_context("fork")
-        while self.queued and len(self.running) < self.limit:
+        if self.queued and self._busy() < self.limit:
+            allocator.before_fork()
+        while self.queued and self._busy() < self.limit:
             job = self.queued.popleft()
             process = fork.Process(target=_draw_quietly, args=job)
             gc.freeze()  # the child's collector leaves the parent's objects, and their pages
@@ -62,6 +72,10 @@ class Drawing:
             finally:
                 gc.unfreeze()
             self.running.append((job, process))
+
+    def _busy(self) -> int:
+        """The cores taken: the drawing processes, and the live processes of ``beside``."""
+        return len(self.running) + (0 if self.beside is None else self.beside.alive())
 
     def _reap(self, block: bool) -> None:
         """Joins the processes that have ended (waiting for one, if ``block``); a plot whose

@@ -126,7 +126,7 @@ def write(store, experiment) -> str:
             more = f" (and {len(rejected) - 1} more)" if len(rejected) > 1 else ""
             raise checks.Invalid(f"{folder / 'runs.sqlite'}: the verifier rejects "
                                  f"{rejected[0]}{more}")
-        drawing = Drawing()
+        drawing = Drawing(beside=workers)
         measured = runs[list(tables.GROUPED)]  # what the plots read: the filters copy less
         drawing.add(([(plots.ecdf, measured, folder / "ecdf.png", name)] if searched else [])
                     + ([(plots.ecdf_seconds, measured, folder / "ecdf-seconds.png", name)]

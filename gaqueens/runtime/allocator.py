@@ -28,7 +28,13 @@ between chunks still in use stays with the process after the sweep, unless given
 (``give_back``, glibc's malloc_trim), which the sweep asks of every worker once its runs are
 done (gaqueens.runtime.cluster). python -m gaqueens.bench.scale measures the cluster's memory
 before and after the 100,000-run sweep.
+
+Before a process forks (the exports' workers and plots: gaqueens.runtime.workers,
+gaqueens.reports.drawing), ``before_fork`` gives back what its allocators keep freed: a forked
+process shares its parent's pages until one of them writes to a page, which is then held twice,
+and free memory left in the parent's heap is written to as soon as either allocates there.
 """
+
 
 from __future__ import annotations
 
@@ -100,3 +106,14 @@ def give_back() -> bool:
     whether any was given back."""
     trim = _glibc("malloc_trim", ctypes.c_size_t) if _raised else None
     return trim is not None and trim(0) == 1
+
+
+def before_fork() -> None:
+    """Gives the system back the memory this process's allocators keep freed (the module's
+    docstring): glibc's heap (malloc_trim), and pyarrow's pool where pandas has loaded it."""
+    trim = _glibc("malloc_trim", ctypes.c_size_t)
+    if trim is not None:
+        trim(0)
+    arrow = sys.modules.get("pyarrow")
+    if arrow is not None:
+        arrow.default_memory_pool().release_unused()

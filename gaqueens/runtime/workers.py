@@ -26,7 +26,7 @@ import threading
 import traceback
 from multiprocessing.connection import wait
 
-from gaqueens.runtime import signals
+from gaqueens.runtime import allocator, signals
 
 
 def forks() -> bool:
@@ -79,6 +79,7 @@ class Workers:
                             for function, tasks in self.jobs]
             return
         fork = multiprocessing.get_context("fork")
+        allocator.before_fork()
         taken = fork.Value("q", 0)  # the tasks taken so far (a lock and a number: no thread)
         gc.freeze()  # the children's collector leaves this process's objects, and pages, shared
         try:
