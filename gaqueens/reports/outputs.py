@@ -139,6 +139,9 @@ def write(store, experiment) -> str:
                           comparing, drawing)
         drawing.poll()  # a plot may have ended while the tables were written
         player = playing()
+        # held from here by the plots waiting or drawing only, and freed as they end: this
+        # process waits, and writes the page, the lighter
+        del runs, measured, traces, summarizing, comparing, playing
     drawing.wait()
     _page(store, experiment, player)
     return results
