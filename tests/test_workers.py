@@ -1,6 +1,7 @@
 """Workers (gaqueens/runtime/workers.py): tasks handed out now, their results collected later,
 in order, from forked processes that start no thread here; a task's exception is raised where
-its results are asked for; a worker that dies is reported, not waited for."""
+its results are asked for, as soon as it comes; a worker that dies is reported, not waited for;
+results taken in without waiting (poll), and not given once the workers have ended."""
 
 import math
 import os
@@ -156,8 +157,10 @@ def test_a_failure_taken_in_by_poll_is_raised_by_its_own_job_only():
             failing = workers.later(fails, [(3,)])
             fine = workers.later(fails, [(1,), (2,)])
             workers.start()
-            while workers.readers:  # every result taken in, failure first
+            for _ in range(6000):  # every result taken in, failure first (at most a minute)
                 workers.poll()
+                if not workers.readers:
+                    break
                 time.sleep(0.01)
             print(fine())
             try:
@@ -166,3 +169,42 @@ def test_a_failure_taken_in_by_poll_is_raised_by_its_own_job_only():
                 print(error)
     """)
     assert done.stdout == "[1, 2]\nno 3\n", done.stderr
+
+
+def test_a_failure_is_raised_as_it_comes_not_after_the_jobs_other_tasks(tmp_path):
+    """The other tasks wait for a file that the test writes only once the failure is raised:
+    raising after every task of the job is in would find them ended."""
+    done = _alone(f"""
+        import os, time
+        from pathlib import Path
+        from gaqueens.runtime.workers import Workers
+
+        folder = Path({str(tmp_path)!r})
+
+        def task(k):
+            if k == 0:
+                raise ValueError("the first fails")
+            for _ in range(300):  # at most 30 s for the test's file
+                if (folder / "go").exists():
+                    break
+                time.sleep(0.1)
+            (folder / f"ended {{k}}").touch()
+
+        with Workers(2) as workers:
+            tasks = workers.later(task, [(k,) for k in range(4)])
+            try:
+                tasks()
+            except ValueError as error:
+                print(error, sorted(path.name for path in folder.iterdir()))
+            (folder / "go").touch()
+    """)
+    assert done.stdout == "the first fails []\n", done.stderr
+
+
+def test_results_asked_for_after_the_workers_ended_are_refused():
+    with Workers(2) as workers:
+        late = workers.later(pow, [(2, 3)])
+        workers.start()
+        assert late() == [8]
+    with pytest.raises(RuntimeError, match="after the workers ended"):
+        late()

@@ -11,9 +11,13 @@ Where the system forks and this process runs a single thread, the processes are 
 get the tasks, and whatever this process holds, by the fork rather than by pickling, and no
 thread is started here, so that this process may go on forking (the plots' processes) while
 they work. A forked process sends each result down a pipe as it has it; a task that raises
-sends its exception, which the waiting function raises here. Elsewhere the tasks go to a pool
-of spawned processes (multiprocessing.Pool), and with fewer than two workers they run here,
-when their results are asked for.
+sends its exception, which the waiting function of its own job raises here, as soon as it
+comes. A result larger than the pipe holds keeps its worker waiting until it is read: ``poll``
+takes in what has been sent, without waiting, so that a worker done with its tasks ends and
+frees its core and memory (the exports' plots wait for the cores, gaqueens.reports.drawing);
+``alive`` counts the forked processes still running. Elsewhere the tasks go to a pool of
+spawned processes (multiprocessing.Pool), and with fewer than two workers they run here, when
+their results are asked for. Results are asked for before the context ends.
 """
 
 from __future__ import annotations
@@ -51,7 +55,8 @@ class Workers:
         self.processes: list = []
         self.pool = None
         self.pending: list = []  # the pool's AsyncResult per job
-        self.started = False
+        self.failed: dict[int, Exception] = {}  # per job: the first of its tasks' exceptions
+        self.started = self.ended = False
 
     def later(self, function, tasks):
         """Hands out ``function(*task)`` for each of ``tasks`` (before ``start``); returns a
@@ -115,6 +120,8 @@ class Workers:
                 writer.send((job, index, False, _sendable(error)))
 
     def _collect(self, job: int) -> list:
+        if self.ended:
+            raise RuntimeError("the workers' results are asked for after the workers ended")
         self.start()
         function, tasks = self.jobs[job]
         if self.pool is not None:
@@ -124,10 +131,9 @@ class Workers:
             for index in range(len(got), len(tasks)):
                 got[index] = function(*tasks[index])
         while len(got) < len(tasks):
+            if job in self.failed:
+                raise self.failed[job]
             self._receive(job)
-        failed = next((value for value in got.values() if isinstance(value, _Failed)), None)
-        if failed is not None:
-            raise failed.error
         return [got[index] for index in range(len(tasks))]
 
     def poll(self) -> None:
@@ -158,7 +164,10 @@ class Workers:
                 self.readers.remove(reader)
                 reader.close()
                 continue
-            self.results[done][index] = value if ok else _Failed(value)
+            if ok:
+                self.results[done][index] = value
+            else:
+                self.failed.setdefault(done, value)
 
     def __enter__(self) -> "Workers":
         return self
@@ -170,17 +179,11 @@ class Workers:
             process.join()
         for reader in self.readers:
             reader.close()
-        self.processes, self.readers = [], []
+        self.ended = True  # and what the tasks and their results held let go
+        self.processes, self.readers, self.jobs, self.results = [], [], [], []
         if self.pool is not None:
             self.pool.terminate()
             self.pool.join()
-
-
-class _Failed:
-    """A task's exception, taken in, raised where its job's results are asked for."""
-
-    def __init__(self, error: Exception):
-        self.error = error
 
 
 def _sendable(error: Exception) -> Exception:
