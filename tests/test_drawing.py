@@ -3,7 +3,9 @@ every one drawn by ``wait``'s end, and a plot whose process fails drawn again he
 what went wrong. (tests/test_faults.py: drawn here while another thread runs.)"""
 
 import os
+import subprocess
 import sys
+import textwrap
 import time
 
 import pytest
@@ -131,3 +133,29 @@ def test_plots_waiting_while_the_workers_hold_every_core_are_drawn_here_by_wait(
     drawing.add([(record, tmp_path, "a")])
     drawing.wait()
     assert int((tmp_path / "a").read_text().split()[0]) == os.getpid()
+
+
+def test_beside_real_workers_plots_wait_for_their_end():
+    """Two workers sleeping hold both cores: no plot is forked until their results are in."""
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent("""
+        import os, tempfile, time
+        from pathlib import Path
+        from gaqueens.reports.drawing import Drawing
+        from gaqueens.runtime.workers import Workers
+
+        def mark(folder, name):
+            (Path(folder) / name).write_text(str(os.getpid()))
+
+        folder = tempfile.mkdtemp()
+        with Workers(2) as workers:
+            slept = workers.later(time.sleep, [(0.5,), (0.5,)])
+            workers.start()
+            drawing = Drawing(2, beside=workers)
+            drawing.add([(mark, folder, "a"), (mark, folder, "b")])
+            waiting = (len(drawing.running), len(drawing.queued))
+            slept()
+        drawing.wait()
+        drawn = {path.name: path.read_text() for path in Path(folder).iterdir()}
+        print(waiting, sorted(drawn), all(pid != str(os.getpid()) for pid in drawn.values()))
+    """)], capture_output=True, text=True, timeout=120)
+    assert done.stdout == "(0, 2) ['a', 'b'] True\n", done.stderr

@@ -8,7 +8,7 @@ workers have sent, so that a worker done with its tasks ends: Workers.poll). Mor
 than cores only share the cores, and each holds memory of its own: a forked process keeps a
 copy of every page it, or its parent, writes to after the fork. Before forking, this process
 gives back what its allocators keep freed (gaqueens.runtime.allocator.before_fork). On the
-100,000-run sweep's exports, the peak PSS was 524-540 MB (three runs); with the workers neither
+100,000-run sweep's exports, the peak PSS was 524-540 MB (five runs); with the workers neither
 counted nor polled, 633 and 635 MB, the exports no faster (13.0 and 13.2 s against 12.5-12.7 s,
 sampled).
 

@@ -84,7 +84,8 @@ def _counts(rng: np.random.Generator, key: tuple, n: int, rows: int, size: int) 
         return counts
     counts = np.empty((n, rows), dtype=np.uint8)
     for start in range(0, rows, CHUNK):
-        # drawn a chunk at a time: numpy draws each pick from the generator in turn, so the
+        # drawn a chunk at a time: numpy draws each int64 pick from the generator in turn (the
+        # spare half of a 64-bit word waits in the bit generator, not in the call), so the
         # chunks are the rows of one draw of them all (tests/test_draws.py), in a tenth of its
         # memory (80 MB at once for the resamples of 1,000 runs)
         part = rng.integers(0, n, (min(CHUNK, rows - start), size))

@@ -113,8 +113,8 @@ def write(store, experiment) -> str:
         from gaqueens.reports import compare
     with Workers(2 if len(runs) >= tables.PARALLEL_FROM else 1) as workers:
         # the summary's resampling, the comparisons and the page's replays in processes of
-        # their own, and the plots there too, while this process checks the runs, reads the
-        # traces and writes the tables
+        # their own, and the plots in theirs as the workers leave cores free (drawing.py),
+        # while this process checks the runs, reads the traces and writes the tables
         summarizing = tables.summarize_later(runs, experiment.reference, experiment.problem,
                                              workers)
         comparing = compare.comparisons_later(runs, workers) if several else None
@@ -139,8 +139,8 @@ def write(store, experiment) -> str:
                           comparing, drawing)
         drawing.poll()  # a plot may have ended while the tables were written
         player = playing()
-        # held from here by the plots waiting or drawing only, and freed as they end: this
-        # process waits, and writes the page, the lighter
+        # let go here (the workers' tasks as they end): what the plots waiting or drawing hold
+        # is freed as they end, and this process waits, and writes the page, the lighter
         del runs, measured, traces, summarizing, comparing, playing
     drawing.wait()
     _page(store, experiment, player)

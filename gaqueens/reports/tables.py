@@ -39,8 +39,9 @@ def summarize(runs: pd.DataFrame, traces: pd.DataFrame | None = None, reference=
     return summarize_later(runs, reference, problem)(traces)
 
 
-# the columns the summary reads of each (algorithm, board): its groups are copies, without the
-# placements (on the 100,000-run sweep, the larger part of a run's row)
+# the columns the summary, the comparisons and the runtime plots read: the groups and filters
+# they make are copies, here without the placements (on the 100,000-run sweep, the larger part
+# of a run's row)
 GROUPED = ("algorithm", "board", "unit", "solved", "work", "seconds")
 
 

@@ -1,6 +1,7 @@
 """glibc's allocator in the processes that run batches: on a Dask worker, its mmap threshold
 given back the value glibc itself would have grown it to; in a local worker, freed memory kept
-for the next generation's arrays.
+for the next generation's arrays. And in a process about to fork (the exports', verify's),
+the memory its allocators keep freed given back first.
 
 Dask's nanny starts each worker with MALLOC_TRIM_THRESHOLD_=65536 (its setting
 ``distributed.nanny.pre-spawn-environ``), so that freed memory goes back to the system. Any
@@ -34,7 +35,6 @@ gaqueens.reports.drawing), ``before_fork`` gives back what its allocators keep f
 process shares its parent's pages until one of them writes to a page, which is then held twice,
 and free memory left in the parent's heap is written to as soon as either allocates there.
 """
-
 
 from __future__ import annotations
 
