@@ -20,14 +20,12 @@ runs (a Dask client's, a notebook's: forking copies its locks), the plots are dr
 
 from __future__ import annotations
 
-import gc
 import multiprocessing
 import os
 from collections import deque
 from multiprocessing.connection import wait as ready
 
-from gaqueens.runtime import allocator
-from gaqueens.runtime.workers import forks
+from gaqueens.runtime.workers import forking, forks
 
 
 def _draw_quietly(function, *args) -> None:
@@ -60,18 +58,15 @@ class Drawing:
             self.beside.poll()  # a worker done with its tasks ends (Workers.poll), freeing a core
         if not forks():
             return  # drawn here, by wait
+        if not self.queued or self._busy() >= self.limit:
+            return
         fork = multiprocessing.get_context("fork")
-        if self.queued and self._busy() < self.limit:
-            allocator.before_fork()
-        while self.queued and self._busy() < self.limit:
-            job = self.queued.popleft()
-            process = fork.Process(target=_draw_quietly, args=job)
-            gc.freeze()  # the child's collector leaves the parent's objects, and their pages
-            try:
+        with forking():
+            while self.queued and self._busy() < self.limit:
+                job = self.queued.popleft()
+                process = fork.Process(target=_draw_quietly, args=job)
                 process.start()
-            finally:
-                gc.unfreeze()
-            self.running.append((job, process))
+                self.running.append((job, process))
 
     def _busy(self) -> int:
         """The cores taken: the drawing processes, and the live processes of ``beside``."""

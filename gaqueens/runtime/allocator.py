@@ -100,20 +100,24 @@ def raise_mmap_threshold() -> bool:
     return _raised
 
 
+def _trim() -> bool:
+    """glibc's malloc_trim(0): gives the system back the free memory of this process's heap;
+    whether any was given back (False where there is no glibc)."""
+    trim = _glibc("malloc_trim", ctypes.c_size_t)
+    return trim is not None and trim(0) == 1
+
+
 def give_back() -> bool:
     """Gives the system back the free memory of this process's heap (glibc's malloc_trim),
     where this process raised its mmap threshold (a Dask worker's, after a sweep's runs);
     whether any was given back."""
-    trim = _glibc("malloc_trim", ctypes.c_size_t) if _raised else None
-    return trim is not None and trim(0) == 1
+    return _raised and _trim()
 
 
 def before_fork() -> None:
     """Gives the system back the memory this process's allocators keep freed (the module's
     docstring): glibc's heap (malloc_trim), and pyarrow's pool where pandas has loaded it."""
-    trim = _glibc("malloc_trim", ctypes.c_size_t)
-    if trim is not None:
-        trim(0)
+    _trim()
     arrow = sys.modules.get("pyarrow")
     if arrow is not None:
         arrow.default_memory_pool().release_unused()

@@ -28,6 +28,7 @@ import pickle
 import sys
 import threading
 import traceback
+from contextlib import contextmanager
 from multiprocessing.connection import wait
 
 from gaqueens.runtime import allocator, signals
@@ -37,6 +38,20 @@ def forks() -> bool:
     """Whether processes started now are forked: on Linux, while this process runs a single
     thread (forking copies one thread and whatever locks the others held)."""
     return sys.platform == "linux" and threading.active_count() == 1
+
+
+@contextmanager
+def forking():
+    """Around forking processes (the workers here, the plots' in gaqueens.reports.drawing):
+    this process first gives back what its allocators keep freed (allocator.before_fork), and
+    its collector is frozen meanwhile, so that the children's collector leaves this process's
+    objects, and their pages, shared."""
+    allocator.before_fork()
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 class WorkerDied(RuntimeError):
@@ -84,10 +99,8 @@ class Workers:
                             for function, tasks in self.jobs]
             return
         fork = multiprocessing.get_context("fork")
-        allocator.before_fork()
         taken = fork.Value("q", 0)  # the tasks taken so far (a lock and a number: no thread)
-        gc.freeze()  # the children's collector leaves this process's objects, and pages, shared
-        try:
+        with forking():
             for _ in range(min(self.workers, len(order))):
                 reader, writer = fork.Pipe(duplex=False)
                 process = fork.Process(target=self._serve, args=(writer, taken, order),
@@ -97,8 +110,6 @@ class Workers:
                 writer.close()
                 self.readers.append(reader)
                 self.processes.append(process)
-        finally:
-            gc.unfreeze()
 
     def _serve(self, writer, taken, order) -> None:
         """A forked worker: takes the next task not yet taken, sends its result, until none is
