@@ -1,26 +1,30 @@
 """A 100,000-run sweep, measured: experiments/sweep-100k.yaml run (a) on the sweep's default
 local worker processes and (b) on a loopback Dask cluster (a scheduler and a worker of two
 single-threaded processes, each a process of its own, as `dask scheduler` and `dask worker`
-start them), each into a temporary folder.
+start them), each into a temporary folder, K times (--repeats, 3 by default), the executors
+alternating, each Dask sweep on a cluster of its own.
 
     python -m gaqueens.bench.scale [--out results/scale] [--quick] [--seeds FIRST..LAST]
                                    [--repeats K]
 
-Per executor: the sweep's wall time (the command's, from start to exit, tables and plots
-included) and its runs per second; the peak memory of every process it takes (the sweep, its
-workers, the processes that draw its plots, the cluster's scheduler and workers; sampled from
-/proc, gaqueens/bench/memory.py); the exports' own time and peak (the same command again over
-the finished folder: nothing left to compute, it writes the tables and plots again), those of
-`python -m gaqueens.export` (the IOH export, every trace read) and of `python -m
-gaqueens.verify`, their peaks from one run each, sampled, their times from K more, unsampled
-(the sampling costs them time: _measure_after); on Dask, the PSS of the cluster's own
-processes, idle before the sweep and after it; each figure beside issue 17's goal (the sweep
-within 100 s end to end, peak PSS under 1 GB, the export and verify within 15 s each) and
-whether it is met. Then the store's insert rate, measured apart: the sweep's runs stored
-again, in batches of the sweep's size, into a fresh store, timing Store.add alone (packing the
-traces, inserting, committing to disk), K times; beside the rate at which the sweep computed
-its runs (stored runs over the time between the manifest's start and end). --quick runs 2
-cells x 2 boards x 50 seeds: a smoke run, not a measurement.
+Per executor, each time: the sweep's wall time (the command's, from start to exit, tables and
+plots included) and its runs per second; the peak memory of every process it takes (the sweep,
+its workers, the processes that draw its plots, the cluster's scheduler and workers; sampled
+from /proc, gaqueens/bench/memory.py); on Dask, the PSS of the cluster's own processes, idle
+before the sweep and after it. Then, over the last repetition's folders: the exports' own time
+and peak (the same command again over the finished folder: nothing left to compute, it writes
+the tables and plots again), those of `python -m gaqueens.export` (the IOH export, every trace
+read) and of `python -m gaqueens.verify`, their peaks from one run each, sampled, their times
+from K more, unsampled (the sampling costs them time: _measure_after). Each figure stands
+beside issue 17's goal (the sweep within 100 s end to end, peak PSS under 1 GB, the export and
+verify within 15 s each) and whether it is met; the sweep's wall and peak are met when every
+repetition meets them, "met at the median" when their median does (one peak says little within
+the run-to-run noise of its goal: the Dask sweep peaked at 990, 1,019 and 997 MB, measured
+once on each of three successive commits). Then the store's insert rate, measured apart: the
+sweep's runs stored again, in batches of the sweep's size, into a fresh store, timing
+Store.add alone (packing the traces, inserting, committing to disk), K times; beside the rate
+at which the sweep computed its runs (stored runs over the time between the manifest's start
+and end). --quick runs 2 cells x 2 boards x 50 seeds: a smoke run, not a measurement.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import itertools
 import json
 import os
 import platform
+import shutil
 import signal
 import subprocess
 import sys
@@ -85,6 +90,7 @@ def loopback_cluster(scratch: Path):
     from distributed import Client
 
     address_file = scratch / "scheduler.json"
+    address_file.unlink(missing_ok=True)  # an earlier cluster's, if it was killed
     started = []
     try:
         started.append(subprocess.Popen(
@@ -162,7 +168,8 @@ def _row(rows: list[dict], executor: str):
     return row
 
 
-def _measure_sweep(executor: str, sweep: list[str], folder: Path, rows: list[dict]) -> dict:
+def _measure_sweep(executor: str, sweep: list[str], folder: Path, rows: list[dict],
+                   repetition: int = 1) -> dict:
     """The sweep, once, into a fresh folder."""
     row = _row(rows, executor)
     wall, sampler = _timed(sweep)
@@ -175,7 +182,7 @@ def _measure_sweep(executor: str, sweep: list[str], folder: Path, rows: list[dic
                               ("peak RSS of one process", sampler.largest / MB, "MB"),
                               ("median PSS, first half of the runs", first / MB, "MB"),
                               ("median PSS, second half of the runs", second / MB, "MB")):
-        row(name, value, unit)
+        row(name, value, unit, repetition)
     return dict(wall=wall, runs=runs, rate=runs / wall, computed=runs / phase,
                 peak=sampler.peak, pss=sampler.peak_pss, largest=sampler.largest,
                 halves=(first, second))
@@ -210,6 +217,32 @@ def _measure_after(executor: str, sweep: list[str], folder: Path, repeats: int,
             row(f"{kind} wall", seconds, "s", repetition)
 
 
+EXECUTORS = ("local processes", "Dask loopback")
+
+
+def _sweep_on(name: str, commands: dict, scratch: Path, rows: list[dict], repetition: int) -> dict:
+    """One repetition of the sweep on the executor ``name`` (its command and folder in
+    ``commands``): on Dask, on a loopback cluster started for it, whose processes' PSS is taken
+    before and after the sweep; the cluster's address is added to the command kept."""
+    command, folder = commands[name]
+    if name == EXECUTORS[0]:
+        return _measure_sweep(name, command, folder, rows, repetition)
+    with loopback_cluster(scratch) as address:
+        command = [*command, "--scheduler", address]
+        commands[name] = (command, folder)
+        idle = tree_pss()  # the cluster's processes alone, before and after
+        measured = _measure_sweep(name, command, folder, rows, repetition)
+        measured["cluster"] = (idle, tree_pss())
+    for when, value in zip(("before", "after"), measured["cluster"]):
+        _row(rows, name)(f"cluster PSS, sum, {when} the sweep", value / MB, "MB", repetition)
+    return measured
+
+
+def _gathered(repetitions: list[dict]) -> dict:
+    """An executor's repetitions of the sweep: each figure's values, a list in their order."""
+    return {key: [one[key] for one in repetitions] for key in repetitions[0]}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m gaqueens.bench.scale",
                                      description=__doc__.split("\n")[0])
@@ -218,7 +251,8 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="200 runs: a smoke run")
     parser.add_argument("--seeds", help="FIRST..LAST instead of the file's seeds")
     parser.add_argument("--repeats", type=int, default=3,
-                        help="repetitions of the exports, verify and the store's rate (default 3)")
+                        help="repetitions of each sweep, the exports, verify and the store's "
+                             "rate (default 3)")
     parser.add_argument("--no-dask", action="store_true", help="the local processes only")
     args = parser.parse_args(argv)
     if args.repeats < 1:
@@ -241,7 +275,7 @@ def main(argv=None) -> int:
 
     options = [arg for change in (QUICK if args.quick else ()) for arg in ("--set", change)]
     options += ["--seeds", args.seeds] if args.seeds else []
-    rows, measured = [], {}
+    rows = []
     load = os.getloadavg()
     began = time.strftime("%Y-%m-%d %H:%M")
     try:
@@ -249,28 +283,23 @@ def main(argv=None) -> int:
             scratch = Path(scratch)
             base = _python("-m", "gaqueens.sweep", str(Path(args.file).resolve()), "--quiet",
                            "--fresh", *options)
-            local, dask = scratch / "local", scratch / "dask"
-            commands = {"local processes": ([*base, "--out", str(local)], local)}
-            print("local processes: the sweep ...", file=sys.stderr, flush=True)
-            measured["local processes"] = _measure_sweep("local processes",
-                                                         *commands["local processes"], rows)
-            if not args.no_dask:
-                print("Dask loopback cluster: the sweep ...", file=sys.stderr, flush=True)
-                with loopback_cluster(scratch) as address:
-                    commands["Dask loopback"] = (
-                        [*base, "--out", str(dask), "--scheduler", address], dask)
-                    idle = tree_pss()  # the cluster's processes alone, before and after
-                    measured["Dask loopback"] = _measure_sweep("Dask loopback",
-                                                               *commands["Dask loopback"], rows)
-                    measured["Dask loopback"]["cluster"] = cluster = (idle, tree_pss())
-                    for when, value in zip(("before", "after"), cluster):
-                        _row(rows, "Dask loopback")(f"cluster PSS, sum, {when} the sweep",
-                                                    value / MB, "MB")
+            commands, sweeps = {}, {}
+            for repetition in range(1, args.repeats + 1):
+                for name in EXECUTORS[: 1 if args.no_dask else 2]:
+                    print(f"{name}: the sweep ({repetition} of {args.repeats}) ...",
+                          file=sys.stderr, flush=True)
+                    if name in commands:  # the earlier repetition's folder: the last one serves
+                        shutil.rmtree(commands[name][1])
+                    folder = scratch / f"{name.split()[0].lower()}-{repetition}"
+                    commands[name] = ([*base, "--out", str(folder)], folder)
+                    sweeps.setdefault(name, []).append(
+                        _sweep_on(name, commands, scratch, rows, repetition))
+            measured = {name: _gathered(ones) for name, ones in sweeps.items()}
             for name, (command, folder) in commands.items():
                 print(f"{name}: the exports and verify ...", file=sys.stderr, flush=True)
                 _measure_after(name, command, folder, args.repeats, measured[name], rows)
             print("the store's insert rate ...", file=sys.stderr, flush=True)
-            stores = []
+            stores, local = [], commands[EXECUTORS[0]][1]  # the last local sweep's folder
             for repetition in range(1, args.repeats + 1):
                 count, spent = store_rate(local, scratch / f"store-{repetition}")
                 stores.append(count / spent)

@@ -8,7 +8,7 @@ import io
 import statistics
 from pathlib import Path
 
-from gaqueens.bench.common import Report, write_goals
+from gaqueens.bench.common import Report, verdict, write_goals
 from gaqueens.bench.memory import MB
 from gaqueens.core.files import write_text
 
@@ -34,12 +34,22 @@ def _met(ok: bool) -> str:
     return "met" if ok else "**not met**"
 
 
-def _met_by(oks: dict[str, bool]) -> str:
-    """The goal met when every executor met it; else which did and which did not."""
-    if all(oks.values()) or not any(oks.values()):
-        return _met(all(oks.values()))
-    return ("**not met**: met by " + ", ".join(name for name, ok in oks.items() if ok)
-            + ", not by " + ", ".join(name for name, ok in oks.items() if not ok))
+VERDICTS = ("met", "met at the median", "not met")  # from the best to the worst
+
+
+def _shown(said: str) -> str:
+    return f"**{said}**" if said == "not met" else said
+
+
+def _met_by(verdicts: dict[str, bool | str]) -> str:
+    """The goal's verdict over the executors (each True, False or a verdict of
+    bench.common.verdict): their own when they agree, else the worst of them, saying each."""
+    said = {name: v if isinstance(v, str) else "met" if v else "not met"
+            for name, v in verdicts.items()}
+    worst = max(said.values(), key=VERDICTS.index)
+    if len(set(said.values())) == 1:
+        return _shown(worst)
+    return _shown(worst) + ": " + ", ".join(f"{name} {v}" for name, v in said.items())
 
 
 def _code() -> str:
@@ -60,14 +70,17 @@ def report(out: Report, header: dict, measured: dict, stores: list[float], rows,
     changes = " with " + " ".join(header["options"]) if header["options"] else ""
     out.say()
     times = "once each" if repeats == 1 else f"{repeats} times each: median (min..max)"
-    out.say(f"experiments/sweep-100k.yaml{changes}; each sweep once, into a fresh folder, its "
-            "memory sampled; the exports, the IOH export, verify and the store alone timed "
+    sweeps = ("once" if repeats == 1 else
+              f"{repeats} times, the executors alternating: median (min..max)")
+    out.say(f"experiments/sweep-100k.yaml{changes}; each sweep {sweeps}, each time into a "
+            "fresh folder (on Dask, a fresh cluster), its memory sampled; over the last "
+            "folders, the exports, the IOH export, verify and the store alone timed "
             f"{times}, with no sampling (it costs them time), and the memory of the first "
             "three sampled in one more run each.")
     out.say()
     names = list(measured)
     lines = [("figure", *names, "goal", "verdict")]
-    rate = {name: m["computed"] for name, m in measured.items()}
+    rate = {name: statistics.median(m["computed"]) for name, m in measured.items()}
     stored = statistics.median(stores)
 
     def line(figure, cells, goal="", met=""):
@@ -76,27 +89,33 @@ def report(out: Report, header: dict, measured: dict, stores: list[float], rows,
             out.goal(figure, "; ".join(f"{name}: {cell}" for name, cell in zip(names, cells) if cell),
                      goal, met.replace("**", ""))
 
-    expected = max(m["runs"] for m in measured.values())
-    line("runs stored", [f"{m['runs']:,}" for m in measured.values()],
-         "every run of the file, on two cores", _met(len({m["runs"] for m in measured.values()}) == 1))
+    counts = {count for m in measured.values() for count in m["runs"]}
+    expected = max(counts)
+    line("runs stored", [", ".join(f"{count:,}" for count in sorted(set(m["runs"])))
+                         for m in measured.values()],
+         "every run of the file, on two cores", _met(len(counts) == 1))
     line("sweep wall, end to end (tables and plots included)",
-         [f"{m['wall']:,.0f} s" for m in measured.values()], f"within {SWEEP_GOAL_S} s",
-         _met_by({name: m["wall"] <= SWEEP_GOAL_S for name, m in measured.items()}))
-    line("runs per second, end to end", [f"{m['rate']:,.0f}" for m in measured.values()])
+         [spread(m["wall"], "s", 0) for m in measured.values()], f"within {SWEEP_GOAL_S} s",
+         _met_by({name: verdict(m["wall"], SWEEP_GOAL_S) for name, m in measured.items()}))
+    line("runs per second, end to end", [spread(m["rate"], "", 0) for m in measured.values()])
     line("runs computed and stored per second (the manifest's start to end)",
-         [f"{m['computed']:,.0f}" for m in measured.values()])
-    line("peak memory of all its processes: PSS summed (RSS summed, an upper bound; the "
-         "largest process's RSS)",
-         [f"{_mb(m['pss'])} ({_mb(m['peak'])}; {_mb(m['largest'])})" for m in measured.values()],
+         [spread(m["computed"], "", 0) for m in measured.values()])
+    pss = {name: [value / MB for value in m["pss"]] for name, m in measured.items()}
+    line("peak memory of all its processes: PSS summed; RSS summed, an upper bound, and the "
+         "largest process's RSS (their medians)",
+         [f"{spread(pss[name], 'MB', 0)}; RSS {_mb(statistics.median(m['peak']))}, largest "
+          f"{_mb(statistics.median(m['largest']))}" for name, m in measured.items()],
          f"under {MEMORY_GOAL_MB:,} MB",
-         _met_by({name: m["pss"] < MEMORY_GOAL_MB * MB for name, m in measured.items()}))
-    line("PSS summed while the runs compute: median over the first half, the second half",
-         [f"{_mb(m['halves'][0])}, {_mb(m['halves'][1])}" for m in measured.values()], "flat")
+         _met_by({name: verdict(values, MEMORY_GOAL_MB) for name, values in pss.items()}))
+    line("PSS summed while the runs compute: median over the first half, the second half "
+         "(their medians)",
+         [", ".join(_mb(statistics.median(half)) for half in zip(*m["halves"]))
+          for m in measured.values()], "flat")
     if any("cluster" in m for m in measured.values()):
         line("the Dask cluster's own processes (scheduler, workers), PSS summed: idle before "
-             "the sweep, after it (its workers having given back their free heap)",
-             [", ".join(map(_mb, m["cluster"])) if "cluster" in m else ""
-              for m in measured.values()])
+             "the sweep, after it (its workers having given back their free heap; medians)",
+             [", ".join(_mb(statistics.median(when)) for when in zip(*m["cluster"]))
+              if "cluster" in m else "" for m in measured.values()])
     for kind, title in (("exports", "the exports alone (runs.csv, summary, plots)"),
                         ("export", "python -m gaqueens.export DIR (IOH)"),
                         ("verify", "python -m gaqueens.verify DIR")):
