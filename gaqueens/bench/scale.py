@@ -18,9 +18,9 @@ read) and of `python -m gaqueens.verify`, their peaks from one run each, sampled
 from K more, unsampled (the sampling costs them time: _measure_after). Each figure stands
 beside issue 17's goal (the sweep within 100 s end to end, peak PSS under 1 GB, the export and
 verify within 15 s each) and whether it is met; the sweep's wall and peak are met when every
-repetition meets them, "met at the median" when their median does (one peak says little within
-the run-to-run noise of its goal: the Dask sweep peaked at 990, 1,019 and 997 MB, measured
-once on each of three successive commits). Then the store's insert rate, measured apart: the
+repetition meets them, "met at the median" when their median does (one peak says little near
+its goal: the Dask sweep's, measured once on three successive commits, were 990, 1,019 and
+997 MB). Then the store's insert rate, measured apart: the
 sweep's runs stored again, in batches of the sweep's size, into a fresh store, timing
 Store.add alone (packing the traces, inserting, committing to disk), K times; beside the rate
 at which the sweep computed its runs (stored runs over the time between the manifest's start
@@ -169,7 +169,7 @@ def _row(rows: list[dict], executor: str):
 
 
 def _measure_sweep(executor: str, sweep: list[str], folder: Path, rows: list[dict],
-                   repetition: int = 1) -> dict:
+                   repetition: int) -> dict:
     """The sweep, once, into a fresh folder."""
     row = _row(rows, executor)
     wall, sampler = _timed(sweep)
@@ -238,11 +238,6 @@ def _sweep_on(name: str, commands: dict, scratch: Path, rows: list[dict], repeti
     return measured
 
 
-def _gathered(repetitions: list[dict]) -> dict:
-    """An executor's repetitions of the sweep: each figure's values, a list in their order."""
-    return {key: [one[key] for one in repetitions] for key in repetitions[0]}
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m gaqueens.bench.scale",
                                      description=__doc__.split("\n")[0])
@@ -294,7 +289,8 @@ def main(argv=None) -> int:
                     commands[name] = ([*base, "--out", str(folder)], folder)
                     sweeps.setdefault(name, []).append(
                         _sweep_on(name, commands, scratch, rows, repetition))
-            measured = {name: _gathered(ones) for name, ones in sweeps.items()}
+            measured = {name: {figure: [one[figure] for one in ones] for figure in ones[0]}
+                        for name, ones in sweeps.items()}  # each figure's repetitions
             for name, (command, folder) in commands.items():
                 print(f"{name}: the exports and verify ...", file=sys.stderr, flush=True)
                 _measure_after(name, command, folder, args.repeats, measured[name], rows)
