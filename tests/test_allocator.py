@@ -79,8 +79,9 @@ def _fragmented() -> int:
 
 
 def _resident() -> int:
-    with open("/proc/self/status") as status:
-        return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmRSS"))
+    from gaqueens.bench.memory import _status
+
+    return _status(os.getpid())["VmRSS"]
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc_trim")
@@ -110,12 +111,13 @@ def test_before_forking_a_process_gives_back_the_free_memory_between_blocks_in_u
     """32 MB left free between 100 kB blocks still in use (below glibc's mmap threshold: from
     the heap, whose top stays in use) go back to the system."""
     given = _printed("""
+import os
 import numpy as np
+from gaqueens.bench.memory import _status
 from gaqueens.runtime import allocator
 
 def resident():
-    with open("/proc/self/status") as status:
-        return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmRSS"))
+    return _status(os.getpid())["VmRSS"]
 
 blocks = [np.ones(100 * 1024 // 8) for _ in range(640)]
 kept = blocks[1::2]

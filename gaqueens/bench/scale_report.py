@@ -30,15 +30,15 @@ def spread(values, unit: str, digits: int = 1) -> str:
             f"{max(values):,.{digits}f})")
 
 
-def _met(ok: bool) -> str:
-    return "met" if ok else "**not met**"
-
-
 VERDICTS = ("met", "met at the median", "not met")  # from the best to the worst
 
 
 def _shown(said: str) -> str:
     return f"**{said}**" if said == "not met" else said
+
+
+def _met(ok: bool) -> str:
+    return _shown("met" if ok else "not met")
 
 
 def _met_by(verdicts: dict[str, bool | str]) -> str:
