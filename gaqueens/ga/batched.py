@@ -247,7 +247,7 @@ def step(runs: Runs, drawn: tuple) -> None:
     cells = runs.cells.reshape(-1)
     starts = parents * width
     entries = positions + starts  # where the two entries are in ``cells``
-    columns = cells.take(entries).astype(np.int64)
+    columns = cells.take(entries)
     diagonals = runs.fitness.touched(entries, columns, n)  # the counters follow the genome
     child_values = runs.fitness.children(values.take(parents), cells.take(diagonals),
                                          diagonals)
