@@ -61,7 +61,7 @@ def test_the_folded_store_gives_the_numbers_of_all_the_traces_at_once(stored):
                              expected[line.algorithm, line.board]):
             assert np.array_equal(got, want)
     pairs = runtimes.runtimes(traces)
-    groups = ours.runtimes()
+    groups = dict(ours.runtimes())
     assert set(groups) == set(expected)
     for (name, board), (levels, times) in groups.items():
         want = pairs[(pairs["algorithm"] == name) & (pairs["board"] == board)]
@@ -70,13 +70,31 @@ def test_the_folded_store_gives_the_numbers_of_all_the_traces_at_once(stored):
     assert tables._initial_pairs(ours.first_rows()) == tables._initial_pairs(traces)
 
 
+def test_a_group_of_two_fitness_measures_gives_each_run_its_own_targets_in_run_order(stored):
+    traces = read_traces(stored)
+    traces = traces[traces["board"] == 8].reset_index(drop=True)
+    # every other seed of each algorithm counted in excess, its numbers halved: levels of its
+    # own, run after run
+    excess = traces["seed"] % 2 == 0
+    traces["fitness"] = np.where(excess, "excess", "pairs")
+    for column in ("best", "median", "worst", "mean"):
+        traces.loc[excess, column] = traces.loc[excess, column] // 2
+    pairs = runtimes.runtimes(traces)
+    assert pairs.groupby("seed")["target"].max().nunique() > 1  # the two measures' levels differ
+    for (name, board), (top, times) in folded.from_frame(traces).runtimes():
+        want = pairs[(pairs["algorithm"] == name) & (pairs["board"] == board)]
+        first_seed = traces.loc[traces["algorithm"] == name, "seed"].iloc[0]
+        assert top == want.loc[want["seed"] == first_seed, "target"].max()
+        assert np.array_equal(times, want["runtime"].to_numpy())
+
+
 def test_folded_lines_come_in_the_given_order_boards_ascending(stored):
     with Store(stored) as store:
         ours = folded.from_store(store, order=["small", "ga"])
     keys = [(line.algorithm, line.board) for line in ours.convergence()]
     assert keys == [("small", 8), ("small", 16), ("ga", 8), ("ga", 16), ("short", 8),
                     ("short", 16)]
-    assert list(ours.runtimes()) == keys
+    assert [key for key, _ in ours.runtimes()] == keys == ours.keys()
 
 
 def test_only_the_given_runs_are_folded(stored):
@@ -181,7 +199,7 @@ def test_a_group_folded_in_chunks_gives_the_numbers_of_one_fold(monkeypatch):
         ours = folded.Folded()
         for seed, (best, final) in enumerate(zip(runs, finals), start=1):
             ours.add("ga", 8, seed, trace(best.tolist()), final=final)
-        return ours.convergence()[0], ours.runtimes()[("ga", 8)]
+        return ours.convergence()[0], dict(ours.runtimes())[("ga", 8)]
 
     whole_line, whole_times = fold()
     monkeypatch.setattr(folded, "CHUNK", 7)

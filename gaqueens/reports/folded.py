@@ -34,6 +34,7 @@ from gaqueens.runtime.store import unpack
 QUARTILES = (0.25, 0.5, 0.75)
 CHUNK = 256  # runs of a group held at a time before they are folded into its counts
 FIRST_COLUMNS = ("algorithm", "board", "seed", "fitness", *TRACE_COLUMNS)
+_MEDIAN = TRACE_COLUMNS.index("median")
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,7 @@ class _Group:
         starts = np.cumsum(lengths) - lengths
         self.evaluations[:longest] = np.concatenate(spent)[starts[latest[place]]
                                                           + np.arange(longest)]
-        values, offsets = _below(spent, bests, finals)
+        values, offsets = runtimes.below_first(spent, bests, finals)
         self.below.append(values)
         self.offsets += (self.offsets[-1] + offsets[1:]).tolist()
         self.pending = []
@@ -126,32 +127,6 @@ class _Group:
             high = (cumulative <= min(below + 1, runs - 1)).sum(axis=1)
             quartiles[i] = low + (h - below) * (high - low)
         return Line(algorithm, board, self.evaluations[:longest].copy(), *quartiles)
-
-
-def _below(evaluations, bests, finals) -> tuple[np.ndarray, np.ndarray]:
-    """See _Group.below: for each run, the levels 0 .. first best - 1; a generation whose best
-    so far (runtimes.best_so_far) drops from a to b reaches the levels b .. a - 1 at its
-    evaluations. All the runs at once: their generations end to end."""
-    lengths = np.array([len(best) for best in bests])
-    ends = np.cumsum(lengths)
-    run = np.repeat(np.arange(len(bests)), lengths)
-    best = np.concatenate(bests).astype(np.int64)
-    firsts = best[ends - lengths]
-    offsets = np.r_[0, np.cumsum(firsts)]
-    # the best so far of every run at once: runs set apart by more than any value's range
-    apart = run * (int(best.max(initial=0)) + 1)
-    so_far = np.minimum.accumulate(best - apart) + apart
-    last = [np.inf if final is None else final for final in finals]
-    so_far[ends - 1] = np.minimum(so_far[ends - 1], last)
-    at = np.flatnonzero(so_far[1:] < so_far[:-1]) + 1
-    at = at[run[at] == run[at - 1]]  # the drops within a run
-    low, high = so_far[at], so_far[at - 1]
-    widths = high - low
-    places = (np.repeat(offsets[run[at]] + low - np.cumsum(widths) + widths, widths)
-              + np.arange(widths.sum()))
-    values = np.full(offsets[-1], np.inf)
-    values[places] = np.repeat(np.concatenate(evaluations)[at], widths)
-    return values, offsets
 
 
 class Folded:
@@ -203,9 +178,11 @@ class Folded:
                 offsets=np.array(group.offsets))
             self._key = self._group = None
 
-    def _ordered(self, keys):
+    def keys(self) -> list[tuple[str, int]]:
+        """The (algorithm, board) groups, in drawing order."""
+        self._close()
         rank = {name: i for i, name in enumerate(self.order)}
-        return sorted(keys, key=lambda key: (rank.get(key[0], len(rank)), key[1]))
+        return sorted(self.groups, key=lambda key: (rank.get(key[0], len(rank)), key[1]))
 
     def first_rows(self) -> pd.DataFrame:
         """Each run's first generation, with FIRST_COLUMNS (TRACE_COLUMNS typed as
@@ -234,33 +211,44 @@ class Folded:
 
     def convergence(self) -> list[Line]:
         """A line per (algorithm, board), in drawing order."""
-        self._close()
-        return [self.lines[key] for key in self._ordered(self.lines)]
+        return [self.lines[key] for key in self.keys()]
 
-    def runtimes(self) -> dict[tuple[str, int], tuple[int, np.ndarray]]:
-        """Per (algorithm, board), in drawing order: its highest target and the runtimes of
-        every (run, target) pair, run after run, as runtimes.runtimes gives them: 1 at or
-        above the run's first worst, its first evaluations at or above its first best, below
-        that its runtime to the level."""
-        levels = runtimes.targets(self.first_rows())
-        out = {}
-        for key in self._ordered(self.groups):
-            group = self.groups[key]
-            worst, evaluations = group["first"][:, 4], group["first"][:, 1]
-            starts, lengths = group["offsets"][:-1], np.diff(group["offsets"])
-            times = [None] * len(worst)
-            fitness = np.array(group["fitness"], dtype=object)
-            for measure in dict.fromkeys(group["fitness"]):
-                rows = np.flatnonzero(fitness == measure)
-                targets = levels[key[1], measure]
-                reached = np.where(targets >= worst[rows, None], 1.0, evaluations[rows, None])
-                under = targets < lengths[rows, None]
-                at = (starts[rows, None] + targets)[under]
-                reached[under] = group["values"][at]
-                for row, reached_by_run in zip(rows, reached):
-                    times[row] = reached_by_run
-            out[key] = (int(levels[key[1], group["fitness"][0]][0]), np.concatenate(times))
-        return out
+    def runtimes(self):
+        """Per (algorithm, board), in drawing order, a group at a time (the fixed-target plot
+        then holds one group's, not the 3.3 million of a 100,000-run sweep): the key, the
+        highest target and the runtimes of every (run, target) pair, run after run, as
+        runtimes.runtimes gives them: 1 at or above the run's first worst, its first
+        evaluations at or above its first best, below that its runtime to the level."""
+        medians: dict[tuple[int, str], list] = {}  # per (board, measure): first medians
+        for key in self.keys():
+            for measure, rows in _measures(self.groups[key]):
+                medians.setdefault((key[1], measure), []).append(
+                    self.groups[key]["first"][rows, _MEDIAN])
+        levels = {key: runtimes.levels(np.concatenate(parts)) for key, parts in medians.items()}
+        for key in self.keys():
+            yield key, _runtimes(self.groups[key], levels, key[1])
+
+
+def _measures(group: dict):
+    """Each fitness measure of a group's runs, and the places of its runs."""
+    fitness = np.array(group["fitness"], dtype=object)
+    return [(measure, np.flatnonzero(fitness == measure))
+            for measure in dict.fromkeys(group["fitness"])]
+
+
+def _runtimes(group: dict, levels: dict, board: int) -> tuple[int, np.ndarray]:
+    """A group's highest target and runtimes (Folded.runtimes), a measure's runs at once."""
+    worst, evaluations = group["first"][:, 4], group["first"][:, 1]
+    starts, lengths = group["offsets"][:-1], np.diff(group["offsets"])
+    ends = np.cumsum([len(levels[board, measure]) for measure in group["fitness"]])
+    times = np.empty(ends[-1])  # each run's runtimes end where ``ends`` says
+    for measure, rows in _measures(group):
+        targets = levels[board, measure]
+        reached = np.where(targets >= worst[rows, None], 1.0, evaluations[rows, None])
+        under = targets < lengths[rows, None]
+        reached[under] = group["values"][(starts[rows, None] + targets)[under]]
+        times[(ends[rows] - len(targets))[:, None] + np.arange(len(targets))] = reached
+    return int(levels[board, group["fitness"][0]][0]), times
 
 
 def first_row(algorithm: str, board: int, seed: int, trace: np.ndarray,

@@ -235,9 +235,10 @@ def fixed_target(traces, path: Path, title: str, label: str = "attacking pairs")
     so far has reached the target within a given number of evaluations. One GA: one panel, a
     line per board; several: a panel per board, a line per GA. ``traces``: folded.Folded, or
     a table of traces."""
-    groups = _folded(traces).runtimes()
-    names = list(dict.fromkeys(name for name, _ in groups))
-    boards = sorted({board for _, board in groups})
+    data = _folded(traces)
+    keys = data.keys()
+    names = list(dict.fromkeys(name for name, _ in keys))
+    boards = sorted({board for _, board in keys})
     single = len(names) == 1
     if single:
         figure = new_figure(8.5, 4.8)
@@ -245,13 +246,15 @@ def fixed_target(traces, path: Path, title: str, label: str = "attacking pairs")
     else:
         figure, panels = _panels(3.9, 3.4, len(boards))
     colors, styles = palette(boards), entry_styles(names)
-    for (name, board), (levels, times) in groups.items():
+    tops = {}  # each group's highest target
+    for (name, board), (top, times) in data.runtimes():  # a group at a time
+        tops[name, board] = top
         axes = panels.flat[0 if single else boards.index(board)]
         style = {"color": colors[board], "lw": 1.5} if single else styles[name]
         _ecdf(axes, times, np.isfinite(times), len(times), **style,
-              label=f"{board} (targets {levels} to 0)" if single else name)
+              label=f"{board} (targets {top} to 0)" if single else name)
     for board in boards if not single else ():  # GAs of other fitness measures: other levels
-        levels = sorted({top for (_, b), (top, _) in groups.items() if b == board})
+        levels = sorted({top for (_, b), top in tops.items() if b == board})
         shown = " or ".join(map(str, levels))
         panels.flat[boards.index(board)].set_title(f"{board} x {board}: targets {shown} to 0",
                                                    fontsize=10)

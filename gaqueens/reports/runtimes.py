@@ -44,8 +44,14 @@ def targets(traces: pd.DataFrame) -> dict[tuple[int, str], np.ndarray]:
     """Per (board, fitness measure): the target levels, from the first populations' median
     down to 0."""
     first = traces.assign(fitness=measures(traces))[traces["generation"] == 0]
-    return {(int(board), measure): np.arange(math.floor(np.median(rows["median"])), -1, -1)
+    return {(int(board), measure): levels(rows["median"])
             for (board, measure), rows in first.groupby(["board", "fitness"])}
+
+
+def levels(medians) -> np.ndarray:
+    """The target levels of the first populations' ``medians``: from their median, rounded
+    down, to 0."""
+    return np.arange(math.floor(np.median(medians)), -1, -1)
 
 
 def best_so_far(best, final=None) -> np.ndarray:
@@ -55,6 +61,35 @@ def best_so_far(best, final=None) -> np.ndarray:
     if final is not None and final < so_far[-1]:
         so_far[-1] = final
     return so_far
+
+
+def below_first(evaluations, bests, finals) -> tuple[np.ndarray, np.ndarray]:
+    """Many runs' runtimes to the levels below their first best, from each run's evaluations
+    and best per generation and its own best (``finals``, None where not known): run r's to
+    the levels 0 .. first best - 1 are values[offsets[r]:offsets[r + 1]] (inf where not
+    reached). A generation whose best so far (best_so_far) drops from a to b reaches the
+    levels b .. a - 1 at its evaluations. All the runs at once: their generations end to end
+    (gaqueens.reports.folded keeps these per run as it reads the traces)."""
+    lengths = np.array([len(best) for best in bests])
+    ends = np.cumsum(lengths)
+    run = np.repeat(np.arange(len(bests)), lengths)
+    best = np.concatenate(bests).astype(np.int64)
+    firsts = best[ends - lengths]
+    offsets = np.r_[0, np.cumsum(firsts)]
+    # the best so far of every run at once: runs set apart by more than any value's range
+    apart = run * (int(best.max(initial=0)) + 1)
+    so_far = np.minimum.accumulate(best - apart) + apart
+    last = [np.inf if final is None else final for final in finals]
+    so_far[ends - 1] = np.minimum(so_far[ends - 1], last)
+    at = np.flatnonzero(so_far[1:] < so_far[:-1]) + 1
+    at = at[run[at] == run[at - 1]]  # the drops within a run
+    low, high = so_far[at], so_far[at - 1]
+    widths = high - low
+    places = (np.repeat(offsets[run[at]] + low - np.cumsum(widths) + widths, widths)
+              + np.arange(widths.sum()))
+    values = np.full(offsets[-1], np.inf)
+    values[places] = np.repeat(np.concatenate(evaluations)[at], widths)
+    return values, offsets
 
 
 def run_runtimes(evaluations, best, worst: float, levels: np.ndarray, final=None) -> np.ndarray:
