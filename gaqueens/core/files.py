@@ -29,6 +29,14 @@ def write_text(path, text: str) -> None:
         partial.write_text(text, encoding="utf-8")
 
 
+def write_csv(path, table) -> None:
+    """Writes a pandas table as CSV (no index) to ``path``, whole or not at all, straight into
+    the file in pandas' chunks: a 100,000-run sweep's runs.csv is 24 MB, which written as one
+    string took its process's peak 51-52 MB higher, while the plots drew beside it."""
+    with replacing(path) as partial:
+        table.to_csv(partial, index=False)
+
+
 def folder_problem(path) -> str | None:
     """What stops ``path`` from being, or becoming, a writable folder (said after its name), or
     None: checked before any work, so that nothing computed is lost for want of a place."""

@@ -20,7 +20,7 @@ from gaqueens.runtime.workers import Workers
 from gaqueens import problems
 from gaqueens.reports import resampling
 from gaqueens.reports.drawing import Drawing
-from gaqueens.core.files import write_text
+from gaqueens.core.files import write_csv, write_text
 
 PLOTS = ("convergence", "ecdf", "fixed-target", "seconds", "ecdf-seconds", "sensitivity",
          "sensitivity-heatmap")  # each as NAME.png and NAME.svg (gaqueens.reports.figures)
@@ -154,13 +154,13 @@ def _tables(store, experiment, runs, traces, name, several, summarizing, compari
     from gaqueens.reports import plots, tables
 
     folder, keys = store.folder, set(experiment.tasks())
-    write_text(folder / "runs.csv", runs.to_csv(index=False))
+    write_csv(folder / "runs.csv", runs)
     if runs["board"].max() > COMPACT_ABOVE:
-        write_text(folder / "runs-compact.csv", runs.drop(columns="solution").to_csv(index=False))
+        write_csv(folder / "runs-compact.csv", runs.drop(columns="solution"))
     # in the traces' order: pandas' group means change in the last digit with the rows' order
     first = in_entry_order(traces.first_rows(), experiment)
     summary = in_entry_order(summarizing(first), experiment)
-    write_text(folder / "summary.csv", summary.to_csv(index=False))
+    write_csv(folder / "summary.csv", summary)
     results = tables.results_table(summary)
     parts = [
         f"# {name}",
@@ -188,7 +188,7 @@ def _tables(store, experiment, runs, traces, name, several, summarizing, compari
         from gaqueens.reports import compare
 
         comparisons = comparing()
-        write_text(folder / "comparisons.csv", comparisons.to_csv(index=False))
+        write_csv(folder / "comparisons.csv", comparisons)
         if len(comparisons):
             parts += [f"## Compared with {comparisons['reference'].iloc[0]}",
                       compare.table(comparisons), compare.note(comparisons)]
