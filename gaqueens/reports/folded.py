@@ -224,7 +224,8 @@ class Folded:
             for measure, rows in _measures(self.groups[key]):
                 medians.setdefault((key[1], measure), []).append(
                     self.groups[key]["first"][rows, _MEDIAN])
-        levels = {key: runtimes.levels(np.concatenate(parts)) for key, parts in medians.items()}
+        levels = {key: runtimes.target_levels(np.concatenate(parts))
+                  for key, parts in medians.items()}
         for key in self.keys():
             yield key, _runtimes(self.groups[key], levels, key[1])
 

@@ -44,11 +44,11 @@ def targets(traces: pd.DataFrame) -> dict[tuple[int, str], np.ndarray]:
     """Per (board, fitness measure): the target levels, from the first populations' median
     down to 0."""
     first = traces.assign(fitness=measures(traces))[traces["generation"] == 0]
-    return {(int(board), measure): levels(rows["median"])
+    return {(int(board), measure): target_levels(rows["median"])
             for (board, measure), rows in first.groupby(["board", "fitness"])}
 
 
-def levels(medians) -> np.ndarray:
+def target_levels(medians) -> np.ndarray:
     """The target levels of the first populations' ``medians``: from their median, rounded
     down, to 0."""
     return np.arange(math.floor(np.median(medians)), -1, -1)
