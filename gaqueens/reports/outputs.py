@@ -106,6 +106,9 @@ def write(store, experiment) -> str:
     name = title(experiment)
     keys = set(experiment.tasks())
     runs = in_entry_order(store.runs(keys), experiment)
+    # which code made the runs (summary.md), read before any process is forked: what this
+    # process writes while the plots draw is copied (drawing.py)
+    made_by = store.codes(keys)
     label = problems.get(experiment.problem).conflicts_label
     several = runs["algorithm"].nunique() > 1
     searched = (runs["unit"] != "none").any()
@@ -135,8 +138,8 @@ def write(store, experiment) -> str:
         if traces.runs:
             drawing.add([(plots.convergence, traces, folder / "convergence.png", name, label),
                          (plots.fixed_target, traces, folder / "fixed-target.png", name, label)])
-        results = _tables(store, experiment, runs, traces, name, several, summarizing,
-                          comparing, drawing)
+        results = _tables(store, experiment, made_by, runs, traces, name, several,
+                          summarizing, comparing, drawing)
         drawing.poll()  # a plot may have ended while the tables were written
         player = playing()
         # let go here (the workers' tasks as they end): what the plots waiting or drawing hold
@@ -147,13 +150,13 @@ def write(store, experiment) -> str:
     return results
 
 
-def _tables(store, experiment, runs, traces, name, several, summarizing, comparing,
+def _tables(store, experiment, made_by, runs, traces, name, several, summarizing, comparing,
             drawing) -> str:
     """runs.csv, summary.csv, summary.md, comparisons.csv; the summary's plots go to
-    ``drawing``."""
+    ``drawing``. ``made_by``: Store.codes of the runs."""
     from gaqueens.reports import plots, tables
 
-    folder, keys = store.folder, set(experiment.tasks())
+    folder = store.folder
     write_csv(folder / "runs.csv", runs)
     if runs["board"].max() > COMPACT_ABOVE:
         write_csv(folder / "runs-compact.csv", runs.drop(columns="solution"))
@@ -169,7 +172,6 @@ def _tables(store, experiment, runs, traces, name, several, summarizing, compari
         results,
     ]
     codes = {entry.name: manifest.entry_code(entry.plugins) for entry in experiment.entries}
-    made_by = store.codes(keys)
     mixed = {name: made_by[name] for name in other_code(made_by, codes)}
     if mixed:  # kept with --mixed-code
         parts.insert(2, "**These runs were made by different code** (kept with --mixed-code): "
