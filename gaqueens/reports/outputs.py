@@ -135,10 +135,14 @@ def write(store, experiment) -> str:
                     + ([(plots.ecdf_seconds, measured, folder / "ecdf-seconds.png", name)]
                        if several else []))
         traces = folded.from_store(store, keys, list(claims), claims)
+        # each run's first generation, for the summary, made before the traces' plots fork (as
+        # made_by); in the traces' order: pandas' group means change in the last digit with
+        # the rows' order
+        first = in_entry_order(traces.first_rows(), experiment)
         if traces.runs:
             drawing.add([(plots.convergence, traces, folder / "convergence.png", name, label),
                          (plots.fixed_target, traces, folder / "fixed-target.png", name, label)])
-        results = _tables(store, experiment, made_by, runs, traces, name, several,
+        results = _tables(store, experiment, made_by, runs, first, name, several,
                           summarizing, comparing, drawing)
         drawing.poll()  # a plot may have ended while the tables were written
         player = playing()
@@ -150,18 +154,16 @@ def write(store, experiment) -> str:
     return results
 
 
-def _tables(store, experiment, made_by, runs, traces, name, several, summarizing, comparing,
+def _tables(store, experiment, made_by, runs, first, name, several, summarizing, comparing,
             drawing) -> str:
     """runs.csv, summary.csv, summary.md, comparisons.csv; the summary's plots go to
-    ``drawing``. ``made_by``: Store.codes of the runs."""
+    ``drawing``. ``made_by``: Store.codes of the runs; ``first``: their first generations."""
     from gaqueens.reports import plots, tables
 
     folder = store.folder
     write_csv(folder / "runs.csv", runs)
     if runs["board"].max() > COMPACT_ABOVE:
         write_csv(folder / "runs-compact.csv", runs.drop(columns="solution"))
-    # in the traces' order: pandas' group means change in the last digit with the rows' order
-    first = in_entry_order(traces.first_rows(), experiment)
     summary = in_entry_order(summarizing(first), experiment)
     write_csv(folder / "summary.csv", summary)
     results = tables.results_table(summary)
