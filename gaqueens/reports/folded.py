@@ -219,15 +219,16 @@ class Folded:
         highest target and the runtimes of every (run, target) pair, run after run, as
         runtimes.runtimes gives them: 1 at or above the run's first worst, its first
         evaluations at or above its first best, below that its runtime to the level."""
+        split = {key: _measures(self.groups[key]) for key in self.keys()}
         medians: dict[tuple[int, str], list] = {}  # per (board, measure): first medians
-        for key in self.keys():
-            for measure, rows in _measures(self.groups[key]):
+        for key, measures in split.items():
+            for measure, rows in measures:
                 medians.setdefault((key[1], measure), []).append(
                     self.groups[key]["first"][rows, _MEDIAN])
         levels = {key: runtimes.target_levels(np.concatenate(parts))
                   for key, parts in medians.items()}
-        for key in self.keys():
-            yield key, _runtimes(self.groups[key], levels, key[1])
+        for key, measures in split.items():
+            yield key, _runtimes(self.groups[key], measures, levels, key[1])
 
 
 def _measures(group: dict):
@@ -237,13 +238,14 @@ def _measures(group: dict):
             for measure in dict.fromkeys(group["fitness"])]
 
 
-def _runtimes(group: dict, levels: dict, board: int) -> tuple[int, np.ndarray]:
-    """A group's highest target and runtimes (Folded.runtimes), a measure's runs at once."""
+def _runtimes(group: dict, measures: list, levels: dict, board: int) -> tuple[int, np.ndarray]:
+    """A group's highest target and runtimes (Folded.runtimes), a measure's runs at once
+    (``measures``: _measures of the group)."""
     worst, evaluations = group["first"][:, 4], group["first"][:, 1]
     starts, lengths = group["offsets"][:-1], np.diff(group["offsets"])
     ends = np.cumsum([len(levels[board, measure]) for measure in group["fitness"]])
     times = np.empty(ends[-1])  # each run's runtimes end where ``ends`` says
-    for measure, rows in _measures(group):
+    for measure, rows in measures:
         targets = levels[board, measure]
         reached = np.where(targets >= worst[rows, None], 1.0, evaluations[rows, None])
         under = targets < lengths[rows, None]
