@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from gaqueens.bench import boards, c_twin, command, common, engine
+from gaqueens.bench import boards, c_twin, command, common, engine, table
 from gaqueens.ga import GaSettings
 
 
@@ -86,3 +86,25 @@ def test_the_c_twin_refuses_other_operators(tmp_path):
         c_twin.runs(tmp_path / "none", GaSettings(scheme="mu,lambda"), 8, range(1, 2))
     with pytest.raises(ValueError):
         c_twin.runs(tmp_path / "none", GaSettings(), 8, range(3, 1))
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_the_bench_cuts_the_table_into_the_sweeps_batches(tmp_path, workers):
+    """ga.run_many's figures in (b) are measured on the very batches a sweep of the table
+    makes (README: a run's seconds against ga.run_many's on the same seeds and batches)."""
+    from gaqueens.experiment import load
+    from gaqueens.runtime.batches import batches
+
+    experiment = load(common.published_experiment(tmp_path, "table", boards=[8]))
+    made = [list(batch.seeds) for batch in batches(experiment, experiment.tasks(), workers)]
+    assert table.sweep_batches(range(1, 101), workers) == made
+    assert sorted(seed for batch in made for seed in batch) == list(range(1, 101))
+
+
+def test_the_control_runs_each_board_in_processes_at_once_and_reports_a_failure():
+    """The control of (b): a figure per board; a process that fails (there is no board of -1)
+    is raised in the parent, the other process released, nothing left waiting."""
+    cost = table.run_many_at_once([8, 10], range(1, 5), 2)
+    assert set(cost) == {8, 10} and all(0 < value < float("inf") for value in cost.values())
+    with pytest.raises(RuntimeError, match="2 processes at once failed: ValueError"):
+        table.run_many_at_once([-1], range(1, 5), 2)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import json
+import multiprocessing
 import os
 import shutil
 import statistics
@@ -73,37 +74,94 @@ def in_sweep_cost(folder: Path) -> dict[int, float]:
     return {board: seconds / work * 1e6 for board, (seconds, work) in sorted(totals.items())}
 
 
+def sweep_batches(seeds: range, workers: int) -> list[list[int]]:
+    """``seeds`` cut into the batches of runs advanced together that a sweep with ``workers``
+    workers makes (gaqueens.runtime.batches)."""
+    from gaqueens.runtime.batches import TOGETHER
+
+    size = min(TOGETHER, -(-len(seeds) // workers))
+    return [list(seeds[first:first + size]) for first in range(0, len(seeds), size)]
+
+
 def run_many_cost(boards, seeds: range, workers: int) -> dict[int, float]:
     """ga.run_many's microseconds per evaluation per board, by its results' own seconds (the
     clock of runs.csv's), in this process, on ``seeds`` cut into the batches a sweep with
-    ``workers`` workers makes (gaqueens.runtime.batches)."""
+    ``workers`` workers makes (sweep_batches)."""
     from gaqueens import ga
     from gaqueens.bench.common import published_settings
-    from gaqueens.runtime.batches import TOGETHER
 
     settings, cost = published_settings(), {}
     ga.warm(settings)  # what a sweep's worker pays once, untimed, before its batches
-    size = min(TOGETHER, -(-len(seeds) // workers))
     for board in boards:
-        results = [r for first in range(0, len(seeds), size)
-                   for r in ga.run_many(settings, board, seeds[first:first + size])]
+        results = [r for batch in sweep_batches(seeds, workers)
+                   for r in ga.run_many(settings, board, batch)]
         cost[board] = sum(r.seconds for r in results) / sum(r.work for r in results) * 1e6
     return cost
 
 
+def _share_at_once(boards, batches: list[list[int]], barrier, done) -> None:
+    """A process of run_many_at_once: on each board, once every process is ready, its share of
+    the batches; puts (board, seconds, evaluations) into ``done``, or (None, what failed) and
+    breaks the barrier, so that no process waits for it."""
+    try:
+        from gaqueens import ga
+        from gaqueens.bench.common import published_settings
+
+        settings = published_settings()
+        ga.warm(settings)
+        for board in boards:
+            barrier.wait()
+            results = [r for seeds in batches for r in ga.run_many(settings, board, seeds)]
+            done.put((board, sum(r.seconds for r in results), sum(r.work for r in results)))
+    except BaseException as error:  # noqa: BLE001 - reported to the parent, which raises
+        barrier.abort()
+        done.put((None, f"{type(error).__name__}: {error}", 0))
+
+
+def run_many_at_once(boards, seeds: range, workers: int) -> dict[int, float]:
+    """ga.run_many's microseconds per evaluation per board, by its results' own seconds, in
+    ``workers`` processes computing at once, each its share of the batches run_many_cost cuts:
+    a control for a sweep with that many workers, what processes computing side by side cost
+    each other on this machine (caches, memory), the sweep's own work aside."""
+    batches = sweep_batches(seeds, workers)
+    context = multiprocessing.get_context("spawn")
+    barrier, done = context.Barrier(workers), context.Queue()
+    processes = [context.Process(target=_share_at_once,
+                                 args=(list(boards), batches[i::workers], barrier, done))
+                 for i in range(workers)]
+    for process in processes:
+        process.start()
+    totals = {board: [0.0, 0] for board in boards}
+    for _ in range(len(boards) * workers):
+        board, seconds, work = done.get()
+        if board is None:
+            for process in processes:
+                process.join()
+            raise RuntimeError(f"ga.run_many in {workers} processes at once failed: {seconds}")
+        totals[board][0] += seconds
+        totals[board][1] += work
+    for process in processes:
+        process.join()
+    return {board: seconds / work * 1e6 for board, (seconds, work) in totals.items()}
+
+
 def _in_sweep(report: Report, name: str, ratios: dict, engine_cost: dict | None) -> None:
-    """The lines of a sweep's in-sweep cost against ga.run_many's (and genoxide's from (a))."""
+    """The lines of a sweep's in-sweep cost against ga.run_many's alone (and, for several
+    workers, its control: ga.run_many in as many processes at once), and genoxide's from (a)."""
     boards, limit = IN_SWEEP_GENOXIDE
     for board, values in ratios.items():
-        to_run_many = [mine / alone for mine, alone in values]
+        to_run_many = [mine / alone for mine, alone, _ in values]
         met = report.goal(f"board {board}: {name}, a run's seconds / ga.run_many's",
                           spread(to_run_many), f"within {IN_SWEEP_GOAL}x",
                           verdict(to_run_many, IN_SWEEP_GOAL))
         line = (f"  - board {board}: in-sweep / ga.run_many {spread(to_run_many)}; goal within "
                 f"{IN_SWEEP_GOAL}x: {met}")
+        if values[0][2] is not None:
+            at_once = [together / alone for _, alone, together in values]
+            line += f"; the control, ga.run_many at once / alone {spread(at_once)}"
         theirs = (engine_cost or {}).get(board, {}).get("genoxide")
         if theirs and board in boards:
-            to_genoxide = [mine / statistics.median(theirs) for mine, _ in values]
+            to_genoxide = [mine / statistics.median(theirs) for mine, _, _ in values]
             met = report.goal(f"board {board}: {name}, µs per evaluation / genoxide's",
                               spread(to_genoxide), f"at most {limit}", verdict(to_genoxide, limit))
             line += (f"; in-sweep / genoxide (its median in (a)) {spread(to_genoxide)}, goal at "
@@ -134,7 +192,8 @@ def table_sweep(plan: Plan, report: Report, gx, scratch: Path, engine_cost: dict
                                 boards, "--seeds", seeds]
     names, walls, medians = list(commands), {name: [] for name in commands}, {}
     workers = {ours: os.cpu_count() or 1, alone: 1}
-    in_sweep = {name: {} for name in workers}  # board -> [(in-sweep, ga.run_many) per repetition]
+    # board -> [(in-sweep, ga.run_many alone, in as many processes at once or None) a repetition]
+    in_sweep = {name: {} for name in workers}
     first, last = map(int, seeds.split(".."))
     for repetition in range(plan.table_repeats):
         shift = repetition % len(names)
@@ -146,9 +205,13 @@ def table_sweep(plan: Plan, report: Report, gx, scratch: Path, engine_cost: dict
             if name in workers:
                 folder = Path(commands[name][commands[name].index("--out") + 1])
                 mine = in_sweep_cost(folder)
-                alone_cost = run_many_cost(list(mine), range(first, last + 1), workers[name])
+                seeds_of = range(first, last + 1)
+                alone_cost = run_many_cost(list(mine), seeds_of, workers[name])
+                together = (run_many_at_once(list(mine), seeds_of, workers[name])
+                            if workers[name] > 1 else {})
                 for board, cost in mine.items():
-                    in_sweep[name].setdefault(board, []).append((cost, alone_cost[board]))
+                    in_sweep[name].setdefault(board, []).append(
+                        (cost, alone_cost[board], together.get(board)))
             if name == ours:
                 medians[name] = _our_medians(out / "summary.csv")
             elif name == "genoxide":
@@ -168,7 +231,10 @@ def table_sweep(plan: Plan, report: Report, gx, scratch: Path, engine_cost: dict
             report.say(f"- ratio {name} / genoxide: {spread(ratios)}{goal}")
     for name in workers:
         report.say(f"- {name}: each run's seconds (runs.csv) per evaluation against "
-                   f"ga.run_many's on the same seeds and batches, in this process right after:")
+                   f"ga.run_many's on the same seeds and batches, in this process right after"
+                   + (f" (and, a control, in {workers[name]} processes at once, each its share "
+                      "of the batches: what processes computing side by side cost each other "
+                      "here, the sweep aside)" if workers[name] > 1 else "") + ":")
         _in_sweep(report, name, in_sweep[name], engine_cost)
     report.say()
     report.say("| board | published | " + " | ".join(f"{name} median evaluations"
