@@ -108,3 +108,39 @@ def test_the_control_runs_each_board_in_processes_at_once_and_reports_a_failure(
     assert set(cost) == {8, 10} and all(0 < value < float("inf") for value in cost.values())
     with pytest.raises(RuntimeError, match="2 processes at once failed: ValueError"):
         table.run_many_at_once([-1], range(1, 5), 2)
+
+
+class _Ended:
+    """A process of the control that has ended, with its exit code."""
+
+    def __init__(self, exitcode):
+        self.exitcode = exitcode
+
+    def is_alive(self):
+        return False
+
+
+def _queue_of(*messages):
+    import queue
+
+    done = queue.Queue()
+    for message in messages:
+        done.put(message)
+    return done
+
+
+def test_the_control_reports_the_failure_not_the_barrier_it_broke_for_the_others():
+    """Whichever order the messages come in, the failure raised is the one a process reported,
+    not the broken barrier of a process it released (which says (None, None, 0))."""
+    done = _queue_of((8, 0.5, 100), (None, None, 0), (None, "ValueError: no board of -1", 0))
+    with pytest.raises(RuntimeError, match="^ValueError: no board of -1$"):
+        list(table._messages(done, [_Ended(0), _Ended(0)], 4))
+
+
+def test_the_control_does_not_wait_for_processes_that_ended_without_a_word():
+    """A process killed before it reports leaves the parent a clear failure, not a hang."""
+    done = _queue_of((8, 0.5, 100))
+    with pytest.raises(RuntimeError, match=r"without reporting \(exit codes \[0, -9\]\)"):
+        list(table._messages(done, [_Ended(0), _Ended(-9)], 2))
+    assert list(table._messages(_queue_of((8, 0.5, 100), (10, 1.0, 300)), [], 2)) == [
+        (8, 0.5, 100), (10, 1.0, 300)]

@@ -9,10 +9,12 @@ import csv
 import json
 import multiprocessing
 import os
+import queue
 import shutil
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -101,8 +103,9 @@ def run_many_cost(boards, seeds: range, workers: int) -> dict[int, float]:
 
 def _share_at_once(boards, batches: list[list[int]], barrier, done) -> None:
     """A process of run_many_at_once: on each board, once every process is ready, its share of
-    the batches; puts (board, seconds, evaluations) into ``done``, or (None, what failed) and
-    breaks the barrier, so that no process waits for it."""
+    the batches; puts (board, seconds, evaluations) into ``done``, or, when it fails, breaks the
+    barrier, so that no process waits for it, and puts (None, what failed, 0); a process the
+    barrier released that way puts (None, None, 0)."""
     try:
         from gaqueens import ga
         from gaqueens.bench.common import published_settings
@@ -113,6 +116,8 @@ def _share_at_once(boards, batches: list[list[int]], barrier, done) -> None:
             barrier.wait()
             results = [r for seeds in batches for r in ga.run_many(settings, board, seeds)]
             done.put((board, sum(r.seconds for r in results), sum(r.work for r in results)))
+    except threading.BrokenBarrierError:  # another process failed and says what
+        done.put((None, None, 0))
     except BaseException as error:  # noqa: BLE001 - reported to the parent, which raises
         barrier.abort()
         done.put((None, f"{type(error).__name__}: {error}", 0))
@@ -132,17 +137,35 @@ def run_many_at_once(boards, seeds: range, workers: int) -> dict[int, float]:
     for process in processes:
         process.start()
     totals = {board: [0.0, 0] for board in boards}
-    for _ in range(len(boards) * workers):
-        board, seconds, work = done.get()
-        if board is None:
-            for process in processes:
-                process.join()
-            raise RuntimeError(f"ga.run_many in {workers} processes at once failed: {seconds}")
-        totals[board][0] += seconds
-        totals[board][1] += work
-    for process in processes:
-        process.join()
+    try:
+        for board, seconds, work in _messages(done, processes, len(boards) * workers):
+            totals[board][0] += seconds
+            totals[board][1] += work
+    except RuntimeError as error:
+        raise RuntimeError(f"ga.run_many in {workers} processes at once failed: {error}") from None
+    finally:
+        for process in processes:
+            process.join()
     return {board: seconds / work * 1e6 for board, (seconds, work) in totals.items()}
+
+
+def _messages(done, processes, expected: int):
+    """The ``expected`` (board, seconds, evaluations) of run_many_at_once's processes; raises
+    RuntimeError with the failure a process reported (not the released barrier of the others),
+    or when every process has ended and some never reported."""
+    while expected:
+        try:
+            board, seconds, work = done.get(timeout=1)
+        except queue.Empty:
+            if any(process.is_alive() for process in processes) or not done.empty():
+                continue
+            codes = [process.exitcode for process in processes]
+            raise RuntimeError(f"a process ended without reporting (exit codes {codes})") from None
+        if board is None and seconds is not None:
+            raise RuntimeError(seconds)
+        if board is not None:
+            expected -= 1
+            yield board, seconds, work
 
 
 def _in_sweep(report: Report, name: str, ratios: dict, engine_cost: dict | None) -> None:
