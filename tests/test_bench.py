@@ -144,3 +144,23 @@ def test_the_control_does_not_wait_for_processes_that_ended_without_a_word():
         list(table._messages(done, [_Ended(0), _Ended(-9)], 2))
     assert list(table._messages(_queue_of((8, 0.5, 100), (10, 1.0, 300)), [], 2)) == [
         (8, 0.5, 100), (10, 1.0, 300)]
+
+
+def test_the_in_sweep_lines_set_the_sweep_beside_its_control_and_genoxide(capsys):
+    """Hand-worked: a run's seconds 1.1 and 1.32 against ga.run_many's alone 1.0 and 1.2 and at
+    once 1.21 and 1.1: in-sweep / alone 1.10 both times (within 1.1x: met), the control 1.21
+    and 0.92, in-sweep / the control 0.91 and 1.20; against genoxide's median 4.4 in (a), 0.25
+    and 0.30 (at most 0.5: met). Without a control, no control on the line."""
+    report = common.Report()
+    table._in_sweep(report, "sweep", {32: [(1.1, 1.0, 1.21), (1.32, 1.2, 1.1)]},
+                    {32: {"genoxide": [4.0, 4.4, 9.0]}})
+    line = report.lines[-1]
+    assert "in-sweep / ga.run_many median 1.10 (1.10..1.10); goal within 1.1x: met" in line
+    assert "the control, ga.run_many at once / alone median 1.06 (0.92..1.21)" in line
+    assert "in-sweep / the control median 1.05 (0.91..1.20)" in line
+    assert "in-sweep / genoxide (its median in (a)) median 0.28 (0.25..0.30)" in line
+    assert [goal["met"] for goal in report.goals] == ["met", "met"]
+    table._in_sweep(report, "alone", {8: [(1.0, 2.0, None)]}, None)
+    assert report.lines[-1] == ("  - board 8: in-sweep / ga.run_many median 0.50 (0.50..0.50); "
+                                "goal within 1.1x: met")
+    capsys.readouterr()

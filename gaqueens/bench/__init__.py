@@ -26,8 +26,9 @@ min..max), never a threshold that could fail. Its sections:
     after it, beside issue 17's goal (within 1.1x; and at most 0.5x genoxide's, from (a), on 32
     and 128); for the sweep with several workers, a control: ga.run_many in as many processes
     at once, each its share of the batches, against ga.run_many alone (what processes computing
-    side by side cost each other on this machine, the sweep aside); and the median evaluations
-    per board of each engine.
+    side by side cost each other on this machine, the sweep aside), and the in-sweep figure
+    against it (what the sweep adds to that); and the median evaluations per board of each
+    engine.
 (c) the main job, `python -m gaqueens.sweep experiments/n8.yaml --quiet`, end to end,
     and the imports it pays for (python -X importtime); and fair timings: sweeps of the ga
     and a twin entry with equal settings (but an unreachable generation limit, so that its runs

@@ -181,7 +181,9 @@ def _in_sweep(report: Report, name: str, ratios: dict, engine_cost: dict | None)
                 f"{IN_SWEEP_GOAL}x: {met}")
         if values[0][2] is not None:
             at_once = [together / alone for _, alone, together in values]
-            line += f"; the control, ga.run_many at once / alone {spread(at_once)}"
+            beside = [mine / together for mine, _, together in values]
+            line += (f"; the control, ga.run_many at once / alone {spread(at_once)}; "
+                     f"in-sweep / the control {spread(beside)}")
         theirs = (engine_cost or {}).get(board, {}).get("genoxide")
         if theirs and board in boards:
             to_genoxide = [mine / statistics.median(theirs) for mine, _, _ in values]
@@ -257,7 +259,8 @@ def table_sweep(plan: Plan, report: Report, gx, scratch: Path, engine_cost: dict
                    f"ga.run_many's on the same seeds and batches, in this process right after"
                    + (f" (and, a control, in {workers[name]} processes at once, each its share "
                       "of the batches: what processes computing side by side cost each other "
-                      "here, the sweep aside)" if workers[name] > 1 else "") + ":")
+                      "here, the sweep aside; in-sweep / the control is what the sweep adds to "
+                      "that)" if workers[name] > 1 else "") + ":")
         _in_sweep(report, name, in_sweep[name], engine_cost)
     report.say()
     report.say("| board | published | " + " | ".join(f"{name} median evaluations"
