@@ -164,3 +164,19 @@ def test_the_in_sweep_lines_set_the_sweep_beside_its_control_and_genoxide(capsys
     assert report.lines[-1] == ("  - board 8: in-sweep / ga.run_many median 0.50 (0.50..0.50); "
                                 "goal within 1.1x: met")
     capsys.readouterr()
+
+
+def test_the_header_warns_where_pyarrow_is_installed(monkeypatch):
+    """results/bench is made without pyarrow (README, Performance); where it is installed, the
+    header says so, and says nothing where it is not."""
+    import importlib.util
+
+    real = importlib.util.find_spec
+    for installed in (True, False):
+        monkeypatch.setattr(importlib.util, "find_spec", lambda name, *rest: (
+            (object() if installed else None) if name == "pyarrow" else real(name, *rest)))
+        report = common.Report()
+        command._header(report, common.QUICK, None)
+        said = [line for line in report.lines if "pyarrow" in line]
+        assert said == ([common.pyarrow_warning()] if installed else [])
+        assert (common.pyarrow_warning() is not None) == installed

@@ -76,6 +76,8 @@ def test_the_quick_measurement_reports_each_figure_beside_its_goal(tmp_path, cap
     assert scale.main(["--quick", "--repeats", "1", "--no-dask", "--out", str(tmp_path)]) == 0
     report = (tmp_path / "scale.md").read_text()
     assert "--quick: a smoke run" in report
+    from gaqueens.bench.common import pyarrow_warning  # said where the tests' pyarrow is
+    assert report.splitlines()[1:2] == ([pyarrow_warning()] if pyarrow_warning() else [""])
     assert "| figure | local processes | goal | verdict |" in report
     assert "| runs stored | 200 |" in report
     for goal in ("under 1,000 MB", "above the rate runs are computed", "within 100 s",

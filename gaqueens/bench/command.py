@@ -13,7 +13,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from gaqueens.bench import boards, engine, job, solvers, table
-from gaqueens.bench.common import GENOXIDE_VERSION, INSTALL, QUICK, Plan, Report, genoxide_module
+from gaqueens.bench.common import (
+    GENOXIDE_VERSION, INSTALL, QUICK, Plan, Report, genoxide_module, pyarrow_warning,
+)
 
 
 def _header(report: Report, plan: Plan, gx) -> None:
@@ -31,6 +33,8 @@ def _header(report: Report, plan: Plan, gx) -> None:
                "average {:.1f} {:.1f} {:.1f} at the start".format(*os.getloadavg()))
     if gx is not None and gx.__version__ != GENOXIDE_VERSION:
         report.say(f"warning: the yardstick is genoxide {GENOXIDE_VERSION}, not {gx.__version__}")
+    if (warning := pyarrow_warning()) is not None:
+        report.say(warning)
     report.say()
 
 

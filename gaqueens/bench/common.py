@@ -4,6 +4,7 @@ formatting of spreads."""
 from __future__ import annotations
 
 import csv
+import importlib.util
 import io
 import math
 import statistics
@@ -17,6 +18,16 @@ GENOXIDE_VERSION = "0.13.1"
 NUMPY, DEAP = "engine: numpy", "engine: deap"  # the GA on each of its engines
 INSTALL = "pip install 'gaqueens[bench]'"
 CSV_COLUMNS = ("section", "engine", "board", "seeds", "repetition", "seconds", "evaluations")
+
+
+def pyarrow_warning() -> str | None:
+    """The headers' warning where pyarrow is installed (the test extra brings it): pandas then
+    imports it in every sweep the benchmarks time, which results/ are made without."""
+    if importlib.util.find_spec("pyarrow") is None:
+        return None
+    return ("warning: pyarrow is installed (the test extra brings it), and pandas imports it in "
+            "every sweep timed here; results/bench and results/scale are made without it "
+            "(README, Performance)")
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ import io
 import statistics
 from pathlib import Path
 
-from gaqueens.bench.common import Report, verdict, write_goals
+from gaqueens.bench.common import Report, pyarrow_warning, verdict, write_goals
 from gaqueens.bench.memory import MB
 from gaqueens.core.files import write_text
 
@@ -67,6 +67,8 @@ def report(out: Report, header: dict, measured: dict, stores: list[float], rows,
             f"{_code()}; {header['machine']}; load average "
             "{:.1f} {:.1f} {:.1f} at the start, ".format(*header["load"])
             + "{:.1f} {:.1f} {:.1f} at the end.".format(*header["load_end"]))
+    if (warning := pyarrow_warning()) is not None:
+        out.say(warning)
     changes = " with " + " ".join(header["options"]) if header["options"] else ""
     out.say()
     times = "once each" if repeats == 1 else f"{repeats} times each: median (min..max)"
