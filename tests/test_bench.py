@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import queue
 import subprocess
 import sys
 
@@ -121,8 +122,6 @@ class _Ended:
 
 
 def _queue_of(*messages):
-    import queue
-
     done = queue.Queue()
     for message in messages:
         done.put(message)
@@ -130,9 +129,9 @@ def _queue_of(*messages):
 
 
 def test_the_control_reports_the_failure_not_the_barrier_it_broke_for_the_others():
-    """Whichever order the messages come in, the failure raised is the one a process reported,
-    not the broken barrier of a process it released (which says (None, None, 0))."""
-    done = _queue_of((8, 0.5, 100), (None, None, 0), (None, "ValueError: no board of -1", 0))
+    """The failure raised is the one a process reported, after what the others reported (a
+    process that the failure's broken barrier released says nothing)."""
+    done = _queue_of((8, 0.5, 100), (None, "ValueError: no board of -1", 0))
     with pytest.raises(RuntimeError, match="^ValueError: no board of -1$"):
         list(table._messages(done, [_Ended(0), _Ended(0)], 4))
 

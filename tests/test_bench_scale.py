@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from gaqueens.bench import memory, scale
+from gaqueens.bench.common import pyarrow_warning
 
 pytestmark = pytest.mark.skipif(memory.available() is not None, reason="needs Linux's /proc")
 
@@ -76,7 +77,7 @@ def test_the_quick_measurement_reports_each_figure_beside_its_goal(tmp_path, cap
     assert scale.main(["--quick", "--repeats", "1", "--no-dask", "--out", str(tmp_path)]) == 0
     report = (tmp_path / "scale.md").read_text()
     assert "--quick: a smoke run" in report
-    from gaqueens.bench.common import pyarrow_warning  # said where the tests' pyarrow is
+    # the warning, said where pyarrow is installed (the tests' extra brings it)
     assert report.splitlines()[1:2] == ([pyarrow_warning()] if pyarrow_warning() else [""])
     assert "| figure | local processes | goal | verdict |" in report
     assert "| runs stored | 200 |" in report

@@ -105,7 +105,7 @@ def _share_at_once(boards, batches: list[list[int]], barrier, done) -> None:
     """A process of run_many_at_once: on each board, once every process is ready, its share of
     the batches; puts (board, seconds, evaluations) into ``done``, or, when it fails, breaks the
     barrier, so that no process waits for it, and puts (None, what failed, 0); a process the
-    barrier released that way puts (None, None, 0)."""
+    barrier released that way ends without a word: the one that failed says what."""
     try:
         from gaqueens import ga
         from gaqueens.bench.common import published_settings
@@ -117,7 +117,7 @@ def _share_at_once(boards, batches: list[list[int]], barrier, done) -> None:
             results = [r for seeds in batches for r in ga.run_many(settings, board, seeds)]
             done.put((board, sum(r.seconds for r in results), sum(r.work for r in results)))
     except threading.BrokenBarrierError:  # another process failed and says what
-        done.put((None, None, 0))
+        return
     except BaseException as error:  # noqa: BLE001 - reported to the parent, which raises
         barrier.abort()
         done.put((None, f"{type(error).__name__}: {error}", 0))
@@ -151,8 +151,8 @@ def run_many_at_once(boards, seeds: range, workers: int) -> dict[int, float]:
 
 def _messages(done, processes, expected: int):
     """The ``expected`` (board, seconds, evaluations) of run_many_at_once's processes; raises
-    RuntimeError with the failure a process reported (not the released barrier of the others),
-    or when every process has ended and some never reported."""
+    RuntimeError with the failure a process reported, or when every process has ended and some
+    never reported."""
     while expected:
         try:
             board, seconds, work = done.get(timeout=1)
@@ -161,11 +161,10 @@ def _messages(done, processes, expected: int):
                 continue
             codes = [process.exitcode for process in processes]
             raise RuntimeError(f"a process ended without reporting (exit codes {codes})") from None
-        if board is None and seconds is not None:
+        if board is None:
             raise RuntimeError(seconds)
-        if board is not None:
-            expected -= 1
-            yield board, seconds, work
+        expected -= 1
+        yield board, seconds, work
 
 
 def _in_sweep(report: Report, name: str, ratios: dict, engine_cost: dict | None) -> None:
