@@ -184,9 +184,17 @@ def agreement(results: Path) -> str:
                       f"DEAP's own N-Queens example, run by DEAP alone, against engine: deap: {example}."])
 
 
+def _median_of(measured: str) -> str:
+    """A goal's median from its measured text (gaqueens.bench.common: "median M (LOW..HIGH)"),
+    with its sign test's p-value where it has one."""
+    median = measured.removeprefix("median ").split(" (")[0]
+    tested = re.search(r"sign test p = (\S+)", measured)
+    return f"{median} (p {tested[1]})" if tested else median
+
+
 def _by_figure(rows) -> list[tuple[str, str, str, str]]:
     """Goal rows with one row per figure: the rows of one figure on several boards ("board N:
-    FIGURE") merged, each board's median and verdict listed."""
+    FIGURE") merged, each board's median (and its sign test's p) and verdict listed."""
     merged: dict[tuple[str, str], list] = {}
     for row in rows:
         match = re.fullmatch(r"board ([\d,]+): (.+)", row.figure)
@@ -198,8 +206,7 @@ def _by_figure(rows) -> list[tuple[str, str, str, str]]:
             board, measured, met = cells[0]
             out.append((f"board {board}: {figure}" if board else figure, measured, goal, met))
             continue
-        measured = "; ".join(f"{board}: {text.removeprefix('median ').split(' (')[0]}"
-                             for board, text, _ in cells)
+        measured = "; ".join(f"{board}: {_median_of(text)}" for board, text, _ in cells)
         verdicts: dict[str, list[str]] = {}
         for board, _, met in cells:
             verdicts.setdefault(met, []).append(board)

@@ -154,15 +154,46 @@ def test_the_in_sweep_lines_set_the_sweep_beside_its_control_and_genoxide(capsys
     table._in_sweep(report, "sweep", {32: [(1.1, 1.0, 1.21), (1.32, 1.2, 1.1)]},
                     {32: {"genoxide": [4.0, 4.4, 9.0]}})
     line = report.lines[-1]
-    assert "in-sweep / ga.run_many median 1.10 (1.10..1.10); goal within 1.1x: met" in line
+    assert ("in-sweep / ga.run_many median 1.10 (1.10..1.10); at most 1.1 in 2 of 2 pairs, sign "
+            "test p = 0.5; goal within 1.1x: met") in line
     assert "the control, ga.run_many at once / alone median 1.06 (0.92..1.21)" in line
     assert "in-sweep / the control median 1.05 (0.91..1.20)" in line
     assert "in-sweep / genoxide (its median in (a)) median 0.28 (0.25..0.30)" in line
     assert [goal["met"] for goal in report.goals] == ["met", "met"]
     table._in_sweep(report, "alone", {8: [(1.0, 2.0, None)]}, None)
     assert report.lines[-1] == ("  - board 8: in-sweep / ga.run_many median 0.50 (0.50..0.50); "
-                                "goal within 1.1x: met")
+                                "at most 1.1 in 1 of 1 pairs, sign test p = 1; goal within 1.1x: "
+                                "met")
     capsys.readouterr()
+
+
+@pytest.mark.parametrize("ratios, text", [
+    ([0.3] * 5, "at most 0.4 in 5 of 5 pairs, sign test p = 0.062"),  # 2 / 2^5: five never tell
+    ([0.3] * 9, "at most 0.4 in 9 of 9 pairs, sign test p = 0.0039"),  # 2 / 2^9
+    ([0.3] * 8 + [0.5], "at most 0.4 in 8 of 9 pairs, sign test p = 0.039"),  # 2 * 10 / 2^9
+    ([0.5] * 8 + [0.3], "at most 0.4 in 1 of 9 pairs, sign test p = 0.039"),
+    ([0.3] * 12 + [0.5] * 13, "at most 0.4 in 12 of 25 pairs, sign test p = 1"),
+])
+def test_the_sign_test_counts_the_pairs_within_the_goal_and_tests_their_median(ratios, text):
+    """Hand-worked two-sided binomial p-values: k of n pairs on one side, p = 2 P(X <= min(k,
+    n - k)) for X ~ Binomial(n, 1/2), at most 1."""
+    assert common.sign_test(ratios, 0.4) == text
+
+
+def test_the_goals_engines_alternate_on_in_further_pairs_up_to_the_plans_count():
+    """After the repetitions, engine: numpy and genoxide run in further pairs, each pair in
+    turn first, up to plan.pairs; no further pair once pair_seconds is spent."""
+    order = []
+    engines = {name: (range(1, 3), lambda seeds, name=name: order.append(name) or 10)
+               for name in (common.NUMPY, "genoxide")}
+    by_engine = {common.NUMPY: [1.0, 1.0], "genoxide": [2.0, 2.0]}  # two repetitions before
+    report = common.Report()
+    engine.more_pairs(common.Plan(pairs=5), engines, by_engine, 8, report)
+    assert order == ["genoxide", common.NUMPY, common.NUMPY, "genoxide", "genoxide", common.NUMPY]
+    assert len(by_engine[common.NUMPY]) == len(by_engine["genoxide"]) == 5
+    assert [row["repetition"] for row in report.rows] == [2, 2, 3, 3, 4, 4]
+    engine.more_pairs(common.Plan(pairs=9, pair_seconds=0), engines, by_engine, 8, report)
+    assert len(by_engine["genoxide"]) == 5
 
 
 def test_the_header_warns_where_pyarrow_is_installed(monkeypatch):

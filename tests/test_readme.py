@@ -51,10 +51,11 @@ def test_the_performance_section_lists_each_goal_from_goals_csv(tmp_path):
     (tmp_path / "bench").mkdir()
     (tmp_path / "bench" / "goals.csv").write_text(
         "figure,measured,goal,met\nboard 8: engine / genoxide,median 0.38 (0.3..0.4),at most 0.4,met\n"
-        "board 16: engine / genoxide,median 0.45 (0.4..0.5),at most 0.4,not met\n"
+        "board 16: engine / genoxide,\"median 0.45 (0.4..0.5); at most 0.4 in 3 of 25 pairs, sign "
+        "test p = 0.00016\",at most 0.4,not met\n"
         "the whole table,0.81,at most 0.4,not met\n")
     section = readme.performance(tmp_path)
-    assert ("| engine / genoxide, by board | 8: 0.38; 16: 0.45 | at most 0.4 | met on 8; not met "
-            "on 16 |") in section
+    assert ("| engine / genoxide, by board | 8: 0.38; 16: 0.45 (p 0.00016) | at most 0.4 | met on "
+            "8; not met on 16 |") in section
     assert "| the whole table | 0.81 | at most 0.4 | not met |" in section
     assert "python -m gaqueens.bench.scale --out results/scale" in section  # no scale goals yet

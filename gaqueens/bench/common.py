@@ -32,18 +32,21 @@ def pyarrow_warning() -> str | None:
 
 @dataclass(frozen=True)
 class Plan:
-    """How much work each section does: repetitions of (a), its boards and seeds (those of the
-    table for engine: numpy and genoxide; fewer for ga.run one seed at a time and for the
-    engine: deap); the table sweep's seeds (None: the file's) and repetitions; the main job's
-    repetitions; the boards and seeds of (d); whether to break the start-up down by imports."""
+    """How much work each section does: repetitions of (a), the further pairs of its goal's
+    engines, its boards and seeds (those of the table for engine: numpy and genoxide; fewer for
+    ga.run one seed at a time and for the engine: deap); the table sweep's seeds (None: the
+    file's) and repetitions; the main job's repetitions; the boards and seeds of (d); whether
+    to break the start-up down by imports."""
 
     repeats: int = 5
+    pairs: int = 25  # (a)'s goal: its two engines' pairs at most, on a board ...
+    pair_seconds: float = 10.0  # ... while their time is under this (engine.more_pairs)
     engine_boards: tuple[int, ...] = (8, 16, 32, 64, 128)
     engine_seeds: range = range(1, 101)
     alone_seeds: range = range(1, 11)
     deap_seeds: range = range(1, 4)
     table_seeds: str | None = None
-    table_repeats: int = 5
+    table_repeats: int = 9  # the sign test of 9 pairs can tell a median from a goal; of 5, never
     job_repeats: int = 5
     boards: tuple[int, ...] = (8, 16, 32, 64, 128)
     board_seeds: range = range(1, 11)
@@ -51,7 +54,7 @@ class Plan:
     quick: bool = False
 
 
-QUICK = Plan(quick=True, repeats=2, engine_boards=(8, 32), engine_seeds=range(1, 6),
+QUICK = Plan(quick=True, repeats=2, pairs=2, engine_boards=(8, 32), engine_seeds=range(1, 6),
              alone_seeds=range(1, 3), deap_seeds=range(1, 2), table_seeds="1..2", table_repeats=1,
              job_repeats=1, boards=(8, 16), board_seeds=range(1, 3), importtime=False)
 
@@ -111,6 +114,17 @@ def verdict(values: list[float], goal: float, low: float = -math.inf) -> str:
     if low <= min(values) and max(values) <= goal:
         return "met"
     return "met at the median" if low <= statistics.median(values) <= goal else "not met"
+
+
+def sign_test(ratios: list[float], goal: float) -> str:
+    """Where paired ratios sit against a goal: how many are at most the goal, and the two-sided
+    sign test of their median against it (scipy.stats.binomtest). A p-value of 0.05 or more says
+    the pairs cannot tell their median from the goal; five pairs never can (p 0.0625 at least)."""
+    from scipy.stats import binomtest
+
+    within = sum(ratio <= goal for ratio in ratios)
+    p = binomtest(within, len(ratios)).pvalue
+    return f"at most {goal} in {within} of {len(ratios)} pairs, sign test p = {p:.2g}"
 
 
 def spread(values) -> str:

@@ -19,8 +19,8 @@ import time
 from pathlib import Path
 
 from gaqueens.bench.common import (
-    INSTALL, Plan, Report, genoxide_module, genoxide_run, published_experiment, spread, times_text,
-    verdict,
+    INSTALL, Plan, Report, genoxide_module, genoxide_run, published_experiment, sign_test, spread,
+    times_text, verdict,
 )
 from gaqueens.problems.nqueens.fitness import Conflicts
 
@@ -173,10 +173,10 @@ def _in_sweep(report: Report, name: str, ratios: dict, engine_cost: dict | None)
     boards, limit = IN_SWEEP_GENOXIDE
     for board, values in ratios.items():
         to_run_many = [mine / alone for mine, alone, _ in values]
-        met = report.goal(f"board {board}: {name}, a run's seconds / ga.run_many's",
-                          spread(to_run_many), f"within {IN_SWEEP_GOAL}x",
-                          verdict(to_run_many, IN_SWEEP_GOAL))
-        line = (f"  - board {board}: in-sweep / ga.run_many {spread(to_run_many)}; goal within "
+        measured = f"{spread(to_run_many)}; {sign_test(to_run_many, IN_SWEEP_GOAL)}"
+        met = report.goal(f"board {board}: {name}, a run's seconds / ga.run_many's", measured,
+                          f"within {IN_SWEEP_GOAL}x", verdict(to_run_many, IN_SWEEP_GOAL))
+        line = (f"  - board {board}: in-sweep / ga.run_many {measured}; goal within "
                 f"{IN_SWEEP_GOAL}x: {met}")
         if values[0][2] is not None:
             at_once = [together / alone for _, alone, together in values]
@@ -249,10 +249,11 @@ def table_sweep(plan: Plan, report: Report, gx, scratch: Path, engine_cost: dict
         report.say(f"- genoxide, one process: {spread(walls['genoxide'])} s")
         for name in (ours, alone):
             ratios = [mine / theirs for mine, theirs in zip(walls[name], walls["genoxide"])]
+            measured = spread(ratios) + (f"; {sign_test(ratios, GOAL)}" if name == ours else "")
             goal = (f"; goal at most {GOAL}: " + report.goal(
-                f"the whole table: {name} / genoxide, wall time", spread(ratios), f"at most {GOAL}",
+                f"the whole table: {name} / genoxide, wall time", measured, f"at most {GOAL}",
                 verdict(ratios, GOAL)) if name == ours else "")
-            report.say(f"- ratio {name} / genoxide: {spread(ratios)}{goal}")
+            report.say(f"- ratio {name} / genoxide: {measured}{goal}")
     for name in workers:
         report.say(f"- {name}: each run's seconds (runs.csv) per evaluation against "
                    f"ga.run_many's on the same seeds and batches, in this process right after"
