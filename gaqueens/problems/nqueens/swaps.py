@@ -91,7 +91,7 @@ class SwapConflicts:
         row j (the odd ones): only the two rows' may coincide, so each row's four change at
         once, -1 where left (the type's wrap-around for unsigned counters) and +1 where
         entered."""
-        if diagonals[0].size < FEW_SWAPS:  # one call (it adds to a counter named twice twice)
+        if diagonals[0].size < FEW_SWAPS:  # one call: np.add.at adds as often as a counter is named
             np.add.at(flat, diagonals, _signs(flat.dtype, diagonals.ndim, 2))
             return
         signs = _signs(flat.dtype, diagonals.ndim)
