@@ -2,10 +2,13 @@
 
 import random
 import re
+import subprocess
+import sys
 import threading
 
 import numpy as np
 import pytest
+from deap import tools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -339,3 +342,19 @@ def test_a_replay_is_the_run_and_sees_its_best_improve_to_its_answer(settings):
     trace = result.trace
     assert [evaluations for _, evaluations, *_ in seen] == trace[:, 1].tolist()
     assert [median for *_, median in seen] == trace[:, 3].tolist()
+
+
+def test_the_published_ga_loads_a_file_and_runs_without_importing_deap_tools(tmp_path):
+    """deap.tools imports moocore (some 75 ms of processor time and a thread of its own):
+    gaqueens imports it only where one of DEAP's functions is first called (operators.deap_tools),
+    never for the published GA on engine: numpy; a DEAP operator's function is still DEAP's."""
+    file = tmp_path / "n8.yaml"
+    file.write_text("boards: [8]\nseeds: {first: 1, last: 3}\n", encoding="utf-8")
+    script = ("import sys; from gaqueens import ga, sweep; from gaqueens.experiment import load; "
+              "entry = load(sys.argv[1]).entries[0]; ga.run_many(entry.settings, 8, [1, 2, 3]); "
+              "print('deap.tools' in sys.modules, 'moocore' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", script, str(file)], capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.split() == ["False", "False"]
+    function, arguments = make("select", "tournament", size=3).function()
+    assert function is tools.selTournament and arguments == {"tournsize": 3}

@@ -34,7 +34,7 @@ import random
 from functools import partial
 
 import numpy as np
-from deap import algorithms, base, tools
+from deap import base
 
 from gaqueens import problems
 import gaqueens.ga.deap_types as deap_types
@@ -79,6 +79,8 @@ def batched_map(function, individuals):
 def toolbox(settings: GaSettings, board: int, generator=random, fitness=None) -> base.Toolbox:
     """A DEAP toolbox of the settings on an n x n board, its functions drawing from
     ``generator`` (the random module: DEAP's own functions as they are)."""
+    from deap import tools  # here, not at import: see gaqueens.ga.operators.deap_tools
+
     bind = Bound(generator)
     box = base.Toolbox()  # box.clone is copy.deepcopy
     box.register("indices", generator.sample, range(board), board)
@@ -97,7 +99,10 @@ def toolbox(settings: GaSettings, board: int, generator=random, fitness=None) ->
     return box
 
 
-def statistics() -> tools.Statistics:
+def statistics():
+    """A tools.Statistics of the population's fitness: its min, median, max and mean."""
+    from deap import tools
+
     stats = tools.Statistics(key=lambda individual: individual.fitness.values[0])
     for name, function in STATISTICS.items():
         stats.register(name, function)
@@ -115,6 +120,8 @@ def evolve(settings: GaSettings, board: int, generator, observe=None):
     """The run's loop (see the module's docstring); returns the final population, the
     logbook, the hall of fame and the counting fitness. ``observe``, if given, sees the hall
     of fame after each generation (gaqueens.ga.replay)."""
+    from deap import algorithms, tools
+
     fitness = problems.get(settings.problem).fitness(board, settings.fitness)
     box = toolbox(settings, board, generator, fitness)
     bind = Bound(generator)

@@ -32,8 +32,6 @@ import random
 from dataclasses import dataclass, field
 from functools import cache
 
-from deap import tools
-
 from gaqueens.core.algorithms import imported
 from gaqueens.core.ranges import Number, Whole
 from gaqueens.core.registry import Registry, Unknown
@@ -55,10 +53,19 @@ class Parameter:
     default: object
 
 
+def deap_tools():
+    """deap.tools, imported when first needed: it imports moocore (some 75 ms of processor time
+    and a thread of its own), which a run of gaqueens' own operators never calls."""
+    from deap import tools
+
+    return tools
+
+
 @dataclass(frozen=True)
 class Builtin:
-    """A built-in operator: its kind and name, its function (None for the crossover ``none``),
-    its parameters, and what it does with the ranges of its parameters (``doc``)."""
+    """A built-in operator: its kind and name, its function (None for the crossover ``none``;
+    for one of DEAP's, its name in deap.tools), its parameters, and what it does with the
+    ranges of its parameters (``doc``)."""
 
     kind: str
     name: str
@@ -68,6 +75,11 @@ class Builtin:
 
     def parameter(self, name: str) -> Parameter:
         return next(p for p in self.parameters if p.name == name)
+
+    def resolved(self):
+        """The function itself: DEAP's looked up in deap.tools (deap_tools)."""
+        return getattr(deap_tools(), self.function) if isinstance(self.function, str) \
+            else self.function
 
 
 BUILTINS = {kind: Registry(f"built-in {kind}") for kind in KINDS}
@@ -90,34 +102,34 @@ def operator(kinds: tuple[str, ...], name: str, **allowed):
     return register
 
 
-def deap_builtin(kinds: tuple[str, ...], name: str, function, doc: str, **parameters) -> None:
-    """Registers DEAP's ``function`` as the built-in ``name`` of ``kinds``, doing what ``doc``
-    says; ``parameters`` map each parameter's name in files to (the function's keyword, allowed
-    values, default)."""
+def deap_builtin(kinds: tuple[str, ...], name: str, function: str, doc: str, **parameters) -> None:
+    """Registers DEAP's ``function`` (its name in deap.tools) as the built-in ``name`` of
+    ``kinds``, doing what ``doc`` says; ``parameters`` map each parameter's name in files to
+    (the function's keyword, allowed values, default)."""
     made = tuple(Parameter(key, *spec) for key, spec in parameters.items())
     for kind in kinds:
         BUILTINS[kind].register(name, Builtin(kind, name, function, made, doc),
-                                place=f"gaqueens.ga.operators ({function.__name__})")
+                                place=f"gaqueens.ga.operators ({function})")
 
 
 # ---- the built-ins ----------------------------------------------------------------------------
 
-deap_builtin(("survivors",), "best", tools.selBest,
+deap_builtin(("survivors",), "best", "selBest",
              "The best of the pool, ties in the pool's order (the published truncation): DEAP's "
              "selBest, a stable sort.")
-deap_builtin(("select", "survivors"), "tournament", tools.selTournament, """\
+deap_builtin(("select", "survivors"), "tournament", "selTournament", """\
 size  each pick the best of this many individuals drawn uniformly with replacement, the
       first drawn on a tie: DEAP's selTournament (tournsize); 1 to 1,000 (2, published)""",
              size=("tournsize", Whole(1, 1000), 2))
-deap_builtin(("select", "survivors"), "uniform", tools.selRandom,
+deap_builtin(("select", "survivors"), "uniform", "selRandom",
              "Picks drawn uniformly with replacement, fitness ignored: DEAP's selRandom.")
 BUILTINS["crossover"].register("none", Builtin("crossover", "none", None, (),
                                                "No crossover: children are copies of their "
                                                "parents until mutated (published)."),
                                place="gaqueens.ga.operators (no crossover)")
-deap_builtin(("crossover",), "pmx", tools.cxPartialyMatched,
+deap_builtin(("crossover",), "pmx", "cxPartialyMatched",
              "Partially matched crossover (Goldberg and Lingle 1985): DEAP's cxPartialyMatched.")
-deap_builtin(("crossover",), "ordered", tools.cxOrdered,
+deap_builtin(("crossover",), "ordered", "cxOrdered",
              "Ordered crossover (Davis 1985): DEAP's cxOrdered.")
 
 
@@ -135,7 +147,7 @@ def swap(individual, count=1):
     return (individual,)
 
 
-deap_builtin(("mutation",), "shuffle", tools.mutShuffleIndexes, """\
+deap_builtin(("mutation",), "shuffle", "mutShuffleIndexes", """\
 indpb  each position is swapped with another, drawn uniformly, with this probability: DEAP's
        mutShuffleIndexes; a number above 0 to 1 (0.05)""",
              indpb=("indpb", Number(0, 1, open_minimum=True), 0.05))
@@ -171,11 +183,11 @@ class Operator:
     def function(self) -> tuple[object, dict]:
         """The DEAP-style function and its keyword arguments; (None, {}) for no crossover."""
         if self.name == "deap":
-            return getattr(tools, self.target), dict(self.arguments)
+            return getattr(deap_tools(), self.target), dict(self.arguments)
         if self.name == "function":
             return imported(self.target), dict(self.arguments)
         builtin = BUILTINS[self.kind][self.name]
-        return builtin.function, {p.keyword: self.get(p.name) for p in builtin.parameters}
+        return builtin.resolved(), {p.keyword: self.get(p.name) for p in builtin.parameters}
 
 
 def make(kind: str, name: str, **arguments) -> Operator:
@@ -197,7 +209,7 @@ def make(kind: str, name: str, **arguments) -> Operator:
 
 def deap_operator(kind: str, name, arguments: dict) -> Operator:
     """DEAP's deap.tools function ``name`` as an operator of ``kind``, its arguments checked."""
-    prefix = DEAP_PREFIX[kind]
+    prefix, tools = DEAP_PREFIX[kind], deap_tools()
     known = sorted(n for n in dir(tools) if n.startswith(prefix) and callable(getattr(tools, n)))
     if name not in known:
         close = difflib.get_close_matches(str(name), known, n=1)
