@@ -5,7 +5,10 @@
 A benchmark, not a test: these machines are shared and noisy, so each measurement runs the
 engines side by side, alternating their order within each of R repetitions, and reports
 medians and the ratio of the engines' times measured in the same repetition (its median and
-min..max), never a threshold that could fail. Its sections:
+min..max), never a threshold that could fail. Beside a ratio goal's median stand how many of
+its pairs are within the goal and the two-sided sign test of the median against it
+(common.sign_test): at p 0.05 or more the pairs cannot tell the median from the goal. Its
+sections:
 
 (a) engine cost: microseconds per evaluation on every board of the table (8 to 128), seeds
     1..100, in this one process: gaqueens.ga.run_many (the seeds advanced together, as the
@@ -13,7 +16,9 @@ min..max), never a threshold that could fail. Its sections:
     same N-Queens Conflicts object as its batch fitness, and their ratio beside issue 17's goal
     (at most 0.4 on every board); the GA's C twin (gaqueens/bench/c/ga.c, built with -O2 where
     a C compiler is found: the same operators and settings in plain C, its own random numbers)
-    on as many seeds, and the ratio to it (stretch goal: within 2.5x on 128); for context
+    on as many seeds, and the ratio to it (stretch goal: within 2.5x on 128); after the
+    repetitions, ga.run_many and genoxide alone alternate on in further pairs, up to 25 a
+    board while these take under 10 s (engine.more_pairs), for the goal's ratio; for context
     gaqueens.ga.run one seed at a time (seeds 1..10) and the GA on engine: deap (DEAP's own
     objects, seeds 1..3). Each engine's time is for all its seeds, divided by its own
     evaluations.

@@ -54,7 +54,7 @@ class Plan:
     quick: bool = False
 
 
-QUICK = Plan(quick=True, repeats=2, pairs=2, engine_boards=(8, 32), engine_seeds=range(1, 6),
+QUICK = Plan(quick=True, repeats=2, pairs=3, engine_boards=(8, 32), engine_seeds=range(1, 6),
              alone_seeds=range(1, 3), deap_seeds=range(1, 2), table_seeds="1..2", table_repeats=1,
              job_repeats=1, boards=(8, 16), board_seeds=range(1, 3), importtime=False)
 

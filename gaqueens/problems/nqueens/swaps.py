@@ -86,12 +86,13 @@ class SwapConflicts:
 
     def move(self, flat: np.ndarray, diagonals: np.ndarray) -> None:
         """Makes the swaps in ``flat``, a 1-D array of counters, ``diagonals`` (8, ...) being
-        each swap's counters in it with their offset (no two swaps on one genome). The
-        counters of row i (the even ones) are four different counters, and so are those of
-        row j (the odd ones): only the two rows' may coincide, so each row's four change at
-        once, -1 where left (the type's wrap-around for unsigned counters) and +1 where
-        entered."""
-        if diagonals[0].size < FEW_SWAPS:  # one call: np.add.at adds as often as a counter is named
+        each swap's counters in it with their offset (no two swaps on one genome), -1 where
+        left (the type's wrap-around for unsigned counters) and +1 where entered. The counters
+        of row i (the even ones) are four different counters, and so are those of row j (the
+        odd ones): only the two rows' may coincide. Fewer than FEW_SWAPS swaps change in one
+        np.add.at, which adds as often as a counter is named; more, each row's four at once
+        (a fancy-indexed sum adds once however often a counter is named)."""
+        if diagonals[0].size < FEW_SWAPS:
             np.add.at(flat, diagonals, _signs(flat.dtype, diagonals.ndim, 2))
             return
         signs = _signs(flat.dtype, diagonals.ndim)
