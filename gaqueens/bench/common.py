@@ -127,6 +127,11 @@ def sign_test(ratios: list[float], goal: float) -> str:
     return f"at most {goal} in {within} of {len(ratios)} pairs, sign test p = {p:.2g}"
 
 
+def tested(ratios: list[float], goal: float) -> str:
+    """A ratio goal's measured text: its pairs' spread, and where they sit against the goal."""
+    return f"{spread(ratios)}; {sign_test(ratios, goal)}"
+
+
 def spread(values) -> str:
     return f"median {statistics.median(values):.2f} ({min(values):.2f}..{max(values):.2f})"
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from gaqueens.bench import c_twin
 from gaqueens.bench.common import (
-    DEAP, INSTALL, NUMPY, Plan, Report, genoxide_run, published_settings, seeds_text, sign_test,
-    spread, times_text, verdict,
+    DEAP, INSTALL, NUMPY, Plan, Report, genoxide_run, published_settings, seeds_text, spread,
+    tested, times_text, verdict,
 )
 from gaqueens.problems.nqueens.fitness import Conflicts
 
@@ -122,7 +122,7 @@ def engine_cost(plan: Plan, report: Report, gx, scratch: Path | None = None) -> 
         report.say(f"- board {board}, µs per evaluation: " + "; ".join(parts))
         if "genoxide" in by_engine:
             ratios = _ratios(by_engine, NUMPY, "genoxide")
-            measured = f"{spread(ratios)}; {sign_test(ratios, GOAL)}"
+            measured = tested(ratios, GOAL)
             board_verdicts[board] = report.goal(
                 f"board {board}: {NUMPY} / genoxide, µs per evaluation", measured,
                 f"at most {GOAL}", verdict(ratios, GOAL))

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from gaqueens.bench.common import (
-    INSTALL, Plan, Report, genoxide_module, genoxide_run, published_experiment, sign_test, spread,
+    INSTALL, Plan, Report, genoxide_module, genoxide_run, published_experiment, spread, tested,
     times_text, verdict,
 )
 from gaqueens.problems.nqueens.fitness import Conflicts
@@ -173,7 +173,7 @@ def _in_sweep(report: Report, name: str, ratios: dict, engine_cost: dict | None)
     boards, limit = IN_SWEEP_GENOXIDE
     for board, values in ratios.items():
         to_run_many = [mine / alone for mine, alone, _ in values]
-        measured = f"{spread(to_run_many)}; {sign_test(to_run_many, IN_SWEEP_GOAL)}"
+        measured = tested(to_run_many, IN_SWEEP_GOAL)
         met = report.goal(f"board {board}: {name}, a run's seconds / ga.run_many's", measured,
                           f"within {IN_SWEEP_GOAL}x", verdict(to_run_many, IN_SWEEP_GOAL))
         line = (f"  - board {board}: in-sweep / ga.run_many {measured}; goal within "
@@ -249,7 +249,7 @@ def table_sweep(plan: Plan, report: Report, gx, scratch: Path, engine_cost: dict
         report.say(f"- genoxide, one process: {spread(walls['genoxide'])} s")
         for name in (ours, alone):
             ratios = [mine / theirs for mine, theirs in zip(walls[name], walls["genoxide"])]
-            measured = spread(ratios) + (f"; {sign_test(ratios, GOAL)}" if name == ours else "")
+            measured = tested(ratios, GOAL) if name == ours else spread(ratios)
             goal = (f"; goal at most {GOAL}: " + report.goal(
                 f"the whole table: {name} / genoxide, wall time", measured, f"at most {GOAL}",
                 verdict(ratios, GOAL)) if name == ours else "")
