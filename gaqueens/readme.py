@@ -186,9 +186,9 @@ def agreement(results: Path) -> str:
 
 def _median_of(measured: str) -> str:
     """A goal's median from its measured text (gaqueens.bench.common: "median M (LOW..HIGH)"),
-    with its sign test's p-value where it has one."""
+    with its sign test's p-value where it has one (a goal of two bounds has one for each)."""
     median = measured.removeprefix("median ").split(" (")[0]
-    tested = re.search(r"sign test p = (\S+)", measured)
+    tested = re.search(r"sign tests? p = ([^;]+)", measured)
     return f"{median} (p {tested[1]})" if tested else median
 
 

@@ -180,6 +180,31 @@ def test_the_sign_test_counts_the_pairs_within_the_goal_and_tests_their_median(r
     assert common.sign_test(ratios, 0.4) == text
 
 
+@pytest.mark.parametrize("ratios, text", [
+    ([1.0] * 9, "within 0.9 to 1.1 in 9 of 9 sweeps, sign tests p = 0.0039 against 1.1 and "
+                "0.0039 against 0.9"),
+    ([1.0] * 7 + [1.2, 0.8], "within 0.9 to 1.1 in 7 of 9 sweeps, sign tests p = 0.039 against "
+                             "1.1 and 0.039 against 0.9"),
+    ([1.2] * 9, "within 0.9 to 1.1 in 0 of 9 sweeps, sign tests p = 0.0039 against 1.1 and "
+                "0.0039 against 0.9"),  # told apart from 1.1, on the wrong side
+    ([1.0] * 4 + [1.2] * 5, "within 0.9 to 1.1 in 4 of 9 sweeps, sign tests p = 1 against 1.1 "
+                            "and 0.0039 against 0.9"),
+])
+def test_a_goal_of_two_bounds_has_a_sign_test_against_each(ratios, text):
+    """The same hand-worked binomial p-values, counted against each bound: at most the upper,
+    at least the lower."""
+    assert common.sign_test(ratios, 1.1, 0.9, "sweeps") == text
+
+
+def test_the_repetitions_and_the_further_pairs_are_set_side_by_side():
+    """Three ratios below three others: U = 0, and the exact two-sided p is 2 / C(6, 3) = 0.1
+    (no two orders of 3 and 3 are further apart); the same ratios mixed tell nothing."""
+    assert engine.kinds([0.1, 0.2, 0.3, 0.4, 0.5, 0.6], 3) == (
+        "the 3 repetitions' ratio median 0.20 (0.10..0.30), the 3 further pairs' median 0.50 "
+        "(0.40..0.60); Mann-Whitney p = 0.1")
+    assert engine.kinds([0.1, 0.4, 0.5, 0.2, 0.3, 0.6], 3).endswith("Mann-Whitney p = 1")
+
+
 def test_the_goals_engines_alternate_on_in_further_pairs_up_to_the_plans_count():
     """After the repetitions, engine: numpy and genoxide run in further pairs, each pair in
     turn first, up to plan.pairs; no further pair once pair_seconds is spent."""

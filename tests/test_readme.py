@@ -53,9 +53,14 @@ def test_the_performance_section_lists_each_goal_from_goals_csv(tmp_path):
         "figure,measured,goal,met\nboard 8: engine / genoxide,median 0.38 (0.3..0.4),at most 0.4,met\n"
         "board 16: engine / genoxide,\"median 0.45 (0.4..0.5); at most 0.4 in 3 of 25 pairs, sign "
         "test p = 0.00016\",at most 0.4,not met\n"
-        "the whole table,0.81,at most 0.4,not met\n")
+        "the whole table,0.81,at most 0.4,not met\n"
+        "board 8: twin / ga,\"median 1.02 (0.9..1.2); within 0.9 to 1.1 in 8 of 9 sweeps, sign "
+        "tests p = 0.039 against 1.1 and 0.0039 against 0.9\",0.9 to 1.1,met at the median\n"
+        "board 16: twin / ga,median 0.98 (0.9..1.0),0.9 to 1.1,met\n")
     section = readme.performance(tmp_path)
     assert ("| engine / genoxide, by board | 8: 0.38; 16: 0.45 (p 0.00016) | at most 0.4 | met on "
             "8; not met on 16 |") in section
     assert "| the whole table | 0.81 | at most 0.4 | not met |" in section
+    assert ("| twin / ga, by board | 8: 1.02 (p 0.039 against 1.1 and 0.0039 against 0.9); "
+            "16: 0.98 | 0.9 to 1.1 | met at the median on 8; met on 16 |") in section
     assert "python -m gaqueens.bench.scale --out results/scale" in section  # no scale goals yet

@@ -35,8 +35,8 @@ class Plan:
     """How much work each section does: repetitions of (a), the further pairs of its goal's
     engines, its boards and seeds (those of the table for engine: numpy and genoxide; fewer for
     ga.run one seed at a time and for the engine: deap); the table sweep's seeds (None: the
-    file's) and repetitions; the main job's repetitions; the boards and seeds of (d); whether
-    to break the start-up down by imports."""
+    file's) and repetitions; the main job's repetitions and the equal entries' sweeps; the
+    boards and seeds of (d); whether to break the start-up down by imports."""
 
     repeats: int = 5
     pairs: int = 25  # (a)'s goal: its two engines' pairs at most, on a board ...
@@ -48,6 +48,7 @@ class Plan:
     table_seeds: str | None = None
     table_repeats: int = 9  # the sign test of 9 pairs can tell a median from a goal; of 5, never
     job_repeats: int = 5
+    fair_repeats: int = 9  # the equal entries' sweeps (job.equal_entries), each a ratio
     boards: tuple[int, ...] = (8, 16, 32, 64, 128)
     board_seeds: range = range(1, 11)
     importtime: bool = True
@@ -56,7 +57,8 @@ class Plan:
 
 QUICK = Plan(quick=True, repeats=2, pairs=3, engine_boards=(8, 32), engine_seeds=range(1, 6),
              alone_seeds=range(1, 3), deap_seeds=range(1, 2), table_seeds="1..2", table_repeats=1,
-             job_repeats=1, boards=(8, 16), board_seeds=range(1, 3), importtime=False)
+             job_repeats=1, fair_repeats=1, boards=(8, 16), board_seeds=range(1, 3),
+             importtime=False)
 
 
 def published_medians() -> dict[int, float]:
@@ -116,20 +118,30 @@ def verdict(values: list[float], goal: float, low: float = -math.inf) -> str:
     return "met at the median" if low <= statistics.median(values) <= goal else "not met"
 
 
-def sign_test(ratios: list[float], goal: float) -> str:
-    """Where paired ratios sit against a goal: how many are at most the goal, and the two-sided
-    sign test of their median against it (scipy.stats.binomtest). A p-value of 0.05 or more says
-    the pairs cannot tell their median from the goal; five pairs never can (p 0.0625 at least)."""
+def sign_test(ratios: list[float], goal: float, low: float | None = None,
+              unit: str = "pairs") -> str:
+    """Where paired ratios sit against a goal: how many are at most the goal (or, with ``low``,
+    within low to goal), and the two-sided sign test of their median against the goal (and
+    against ``low``), scipy.stats.binomtest. A p-value of 0.05 or more says the pairs cannot
+    tell their median from that bound; five pairs never can (p 0.0625 at least)."""
     from scipy.stats import binomtest
 
-    within = sum(ratio <= goal for ratio in ratios)
-    p = binomtest(within, len(ratios)).pvalue
-    return f"at most {goal} in {within} of {len(ratios)} pairs, sign test p = {p:.2g}"
+    def p(below: int) -> str:
+        return f"{binomtest(below, len(ratios)).pvalue:.2g}"
+
+    under = sum(ratio <= goal for ratio in ratios)
+    if low is None:
+        return f"at most {goal} in {under} of {len(ratios)} {unit}, sign test p = {p(under)}"
+    over = sum(ratio >= low for ratio in ratios)
+    within = sum(low <= ratio <= goal for ratio in ratios)
+    return (f"within {low} to {goal} in {within} of {len(ratios)} {unit}, sign tests "
+            f"p = {p(under)} against {goal} and {p(over)} against {low}")
 
 
-def tested(ratios: list[float], goal: float) -> str:
+def tested(ratios: list[float], goal: float, low: float | None = None,
+           unit: str = "pairs") -> str:
     """A ratio goal's measured text: its pairs' spread, and where they sit against the goal."""
-    return f"{spread(ratios)}; {sign_test(ratios, goal)}"
+    return f"{spread(ratios)}; {sign_test(ratios, goal, low, unit)}"
 
 
 def spread(values) -> str:

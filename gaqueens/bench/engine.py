@@ -65,6 +65,19 @@ def _timed(engines: dict, name: str, board: int, repetition: int, report: Report
     return seconds / evaluations * 1e6
 
 
+def kinds(ratios: list[float], repeats: int) -> str:
+    """The goal's ratios of the repetitions (four other engines run between the two) beside
+    those of the further pairs (back to back), and whether the two kinds differ: the two-sided
+    Mann-Whitney test (scipy.stats.mannwhitneyu); a p-value of 0.05 or more says these pairs
+    cannot tell them apart."""
+    from scipy.stats import mannwhitneyu
+
+    first, more = ratios[:repeats], ratios[repeats:]
+    p = mannwhitneyu(first, more).pvalue
+    return (f"the {repeats} repetitions' ratio {spread(first)}, the {len(more)} further pairs' "
+            f"{spread(more)}; Mann-Whitney p = {p:.2g}")
+
+
 def more_pairs(plan: Plan, engines: dict, by_engine: dict, board: int, report: Report) -> None:
     """The goal's two engines, engine: numpy and genoxide, alternate on after the repetitions,
     in turn first, until they have ``plan.pairs`` pairs or these further pairs have taken
@@ -129,6 +142,8 @@ def engine_cost(plan: Plan, report: Report, gx, scratch: Path | None = None) -> 
             report.say(f"  - ratio {NUMPY} / genoxide: {measured}; goal at most {GOAL}: "
                        f"{board_verdicts[board]}; {COMPILED} / genoxide: "
                        f"{spread(_ratios(by_engine, COMPILED, 'genoxide'))}")
+            if len(ratios) > plan.repeats:
+                report.say("  - " + kinds(ratios, plan.repeats))
         if C in by_engine:
             ratios = _ratios(by_engine, COMPILED, C)
             stretch = (f"; stretch goal within {C_STRETCH[1]}x: " + report.goal(
