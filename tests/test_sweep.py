@@ -5,10 +5,12 @@ import os
 import signal
 import subprocess
 import sys
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, strategies as st
 
 from gaqueens import load, read_runs, read_traces, run_sweep
 from gaqueens.problems.nqueens.verifier import is_solution
@@ -141,6 +143,57 @@ def test_batches_hold_more_seeds_when_their_runs_advance_together(tmp_path):
     assert sizes(one_by_one, 2) == [("ga", 8, BATCH)] * 8
     baseline = "boards: [8]\nseeds: {first: 1, last: 20}\nga: none\nbaselines: [local-search]\n"
     assert sizes(baseline, 2) == [("local-search", 8, 5)] * 4
+
+
+def test_each_boards_batches_take_turns_among_the_entries(tmp_path):
+    """runtime.batches: the largest board first, and on each board the entries' batches spread
+    over its order (in_turn), so that their runs compute side by side in time."""
+    from gaqueens.runtime.batches import batches
+
+    text = ("boards: [8, 16]\nseeds: {first: 1, last: 20}\nga: none\n"
+            "baselines: [local-search, min-conflicts]\n")
+    experiment = load(experiment_file(tmp_path, text))
+    made = [(batch.board, batch.name, batch.seeds[0])
+            for batch in batches(experiment, experiment.tasks(), 2)]
+    # 5 seeds a batch (two a worker), the two entries' in turn
+    turns = [(name, first) for first in (1, 6, 11, 16)
+             for name in ("local-search", "min-conflicts")]
+    assert made == [(16, *turn) for turn in turns] + [(8, *turn) for turn in turns]
+
+
+@pytest.mark.parametrize("lists, order", [
+    ([["a1", "a2"], ["b1", "b2"]], ["a1", "b1", "a2", "b2"]),  # equal lengths take turns
+    ([["g1", "g2"], list("0123456789")],  # g's at 1/4 and 3/4 of the way, 0..9 at 1/20, 3/20..
+     ["0", "1", "g1", "2", "3", "4", "5", "6", "g2", "7", "8", "9"]),
+    ([["a1", "a2", "a3"], ["b1"]], ["a1", "a2", "b1", "a3"]),  # b1 at 1/2 ties a2: a's first
+    ([[], ["x"]], ["x"]),
+])
+def test_in_turn_spreads_each_list_over_the_order(lists, order):
+    from gaqueens.runtime.batches import in_turn
+
+    assert in_turn(lists) == order
+
+
+@given(st.lists(st.integers(0, 12), max_size=6))
+def test_in_turn_keeps_every_item_and_every_lists_order_and_never_lets_one_list_run_ahead(
+        lengths):
+    """In every prefix of the order, two lists' shares taken differ by at most half an item of
+    each (a list's i-th of k stands (2i + 1) / 2k of the way)."""
+    from gaqueens.runtime.batches import in_turn
+
+    lists = [[(k, i) for i in range(length)] for k, length in enumerate(lengths)]
+    order = in_turn(lists)
+    assert sorted(order) == sorted(item for items in lists for item in items)
+    for k, items in enumerate(lists):
+        assert [item for item in order if item[0] == k] == items
+    taken = [0] * len(lists)
+    for k, _ in order:
+        taken[k] += 1
+        shares = [(Fraction(count, len(items)), Fraction(1, 2 * len(items)))
+                  for count, items in zip(taken, lists) if items]
+        for share, half in shares:
+            for other, other_half in shares:
+                assert abs(share - other) <= half + other_half
 
 
 def test_a_large_sweep_runs_its_ga_batches_compiled(tmp_path):

@@ -64,7 +64,8 @@ def equal_entries(plan: Plan, report: Report, scratch: Path) -> None:
     limit no run reaches (50,001), so that it makes the very same runs without sharing them:
     the ratio of their median seconds per board, one per sweep, beside FAIR. Seeds 1 to 1,000:
     a GA run's seconds are its share of its batch of 50, so 100 seeds gave each entry two
-    batches a board, too few for a median to say anything. The sweep runs ``fair_repeats``
+    batches a board, too few for a median to say anything; the two entries' batches take turns
+    (gaqueens.runtime.batches.in_turn). The sweep runs ``fair_repeats``
     times: one sweep's ratio on board 8 read 0.94 in one benchmark and 1.21 in the next, and
     the sign tests of 9 sweeps can tell a median from either bound (of 5, never)."""
     seeds = "1..10" if plan.quick else "1..1000"

@@ -12,6 +12,7 @@ of runs a worker) never earn back, and a large one does many times over.
 from __future__ import annotations
 
 from collections import defaultdict
+from fractions import Fraction
 from dataclasses import dataclass
 
 from gaqueens.core.algorithms import Algorithm
@@ -55,7 +56,8 @@ def batches(experiment, todo: list[tuple[str, int, int]], workers: int,
     another in batches of at most BATCH, at least two a worker for each group; runs advanced
     together in as few batches as there are workers, of at most TOGETHER, and of no more than
     fit a worker's memory ``budget`` (bytes; memory_problem has made sure that one run fits);
-    those compiled in a large sweep (the module's docstring)."""
+    those compiled in a large sweep (the module's docstring). On each board the entries'
+    batches take turns (``in_turn``)."""
     seeds = defaultdict(list)
     for name, board, seed in todo:
         seeds[name, board].append(seed)
@@ -64,8 +66,8 @@ def batches(experiment, todo: list[tuple[str, int, int]], workers: int,
     large = sum(len(group) for key, group in seeds.items()
                 if together[key] and key[1] >= COMPILED_FROM)
     compiled = large >= COMPILED_RUNS * max(1, workers)
-    out = []
-    for (name, board), group in sorted(seeds.items(), key=lambda item: -item[0][1]):
+    by_board: dict[int, list[list[Batch]]] = defaultdict(list)  # each entry's, in order
+    for (name, board), group in seeds.items():
         entry = experiment.entry(name)
         algorithm, settings = entry.runner, entry.settings
         if together[name, board]:
@@ -75,10 +77,23 @@ def batches(experiment, todo: list[tuple[str, int, int]], workers: int,
                 size -= 1
         else:
             size = max(1, min(BATCH, len(group) // (2 * workers)))
-        out += [Batch(name, algorithm, settings, board, tuple(group[i:i + size]),
-                      compiled and together[name, board])
-                for i in range(0, len(group), size)]
-    return out
+        by_board[board].append([Batch(name, algorithm, settings, board,
+                                      tuple(group[i:i + size]), compiled and together[name, board])
+                                for i in range(0, len(group), size)])
+    return [batch for board in sorted(by_board, reverse=True) for batch in in_turn(by_board[board])]
+
+
+def in_turn(lists: list[list]) -> list:
+    """The items of all ``lists``, each list's spread evenly over the order (its i-th of k
+    where (i + 1/2) / k falls; ties in the lists' order): a board's batches as the workers take
+    them up, so that the entries' runs compute side by side in time, lists of equal length
+    taking turns. A machine that is slower for a while (another process, the host's other
+    guests) then slows every entry alike, where one entry's batches run after the other's
+    would charge it to one entry only, whose seconds the comparisons set against the other's
+    (gaqueens.reports.compare)."""
+    placed = sorted((Fraction(2 * i + 1, 2 * len(items)), k, i) for k, items in enumerate(lists)
+                    for i in range(len(items)))
+    return [lists[k][i] for _, k, i in placed]
 
 
 def memory_problem(experiment, budget: int | None, how: str) -> str | None:
