@@ -155,17 +155,20 @@ def test_each_boards_batches_take_turns_among_the_entries(tmp_path):
     experiment = load(experiment_file(tmp_path, text))
     made = [(batch.board, batch.name, batch.seeds[0])
             for batch in batches(experiment, experiment.tasks(), 2)]
-    # 5 seeds a batch (two a worker), the two entries' in turn
-    turns = [(name, first) for first in (1, 6, 11, 16)
-             for name in ("local-search", "min-conflicts")]
+    # 5 seeds a batch (two a worker), the two entries' in turn, back and forth
+    names = ("local-search", "min-conflicts")
+    turns = [(name, first) for turn, first in enumerate((1, 6, 11, 16))
+             for name in (names[::-1] if turn % 2 else names)]
     assert made == [(16, *turn) for turn in turns] + [(8, *turn) for turn in turns]
 
 
 @pytest.mark.parametrize("lists, order", [
-    ([["a1", "a2"], ["b1", "b2"]], ["a1", "b1", "a2", "b2"]),  # equal lengths take turns
-    ([["g1", "g2"], list("0123456789")],  # g's at 1/4 and 3/4 of the way, 0..9 at 1/20, 3/20..
-     ["0", "1", "g1", "2", "3", "4", "5", "6", "g2", "7", "8", "9"]),
-    ([["a1", "a2", "a3"], ["b1"]], ["a1", "a2", "b1", "a3"]),  # b1 at 1/2 ties a2: a's first
+    ([["a1", "a2", "a3"], ["b1", "b2", "b3"]],  # equal lengths take turns, back and forth
+     ["a1", "b1", "b2", "a2", "a3", "b3"]),
+    ([["g1", "g2"], list("0123456789")],  # g's at 1/4 and 3/4 of the way, 0..9 at 1/20, 3/20..:
+     ["0", "1", "g1", "2", "3", "4", "5", "6", "7", "g2", "8", "9"]),  # g1 ties 2 (i = 0, 2:
+    # list places 0 and 1), g2 ties 7 (i = 1, 7, both odd: places negated, -1 before -0)
+    ([["a1", "a2", "a3"], ["b1"]], ["a1", "a2", "b1", "a3"]),  # b1 ties a2: -0 before 1
     ([[], ["x"]], ["x"]),
 ])
 def test_in_turn_spreads_each_list_over_the_order(lists, order):

@@ -12,8 +12,8 @@ of runs a worker) never earn back, and a large one does many times over.
 from __future__ import annotations
 
 from collections import defaultdict
-from fractions import Fraction
 from dataclasses import dataclass
+from fractions import Fraction
 
 from gaqueens.core.algorithms import Algorithm
 from gaqueens.runtime.budget import shown
@@ -84,16 +84,18 @@ def batches(experiment, todo: list[tuple[str, int, int]], workers: int,
 
 
 def in_turn(lists: list[list]) -> list:
-    """The items of all ``lists``, each list's spread evenly over the order (its i-th of k
-    where (i + 1/2) / k falls; ties in the lists' order): a board's batches as the workers take
-    them up, so that the entries' runs compute side by side in time, lists of equal length
-    taking turns. A machine that is slower for a while (another process, the host's other
-    guests) then slows every entry alike, where one entry's batches run after the other's
-    would charge it to one entry only, whose seconds the comparisons set against the other's
-    (gaqueens.reports.compare)."""
-    placed = sorted((Fraction(2 * i + 1, 2 * len(items)), k, i) for k, items in enumerate(lists)
-                    for i in range(len(items)))
-    return [lists[k][i] for _, k, i in placed]
+    """The items of all ``lists``, each list's spread evenly over the order by count: its i-th
+    (from 0) of k where (2i + 1) / 2k of the way falls. Items that fall together are ordered by
+    their list's place, negated where i is odd, so that lists of equal length (whose items fall
+    together by i) take turns back and forth, a1 b1 b2 a2 a3 b3, and two workers taking them
+    up in turn each run items of both. These are a board's batches, in the order the workers take them up: a machine
+    that is slower for a while (another process, the host's other guests) then slows every
+    entry alike, where one entry's batches after the other's would charge it to one entry only,
+    whose seconds the comparisons set against the other's (gaqueens.reports.compare). By count,
+    not by time: entries whose batches take as long as each other's run side by side in time."""
+    placed = sorted((Fraction(2 * i + 1, 2 * len(items)), -k if i % 2 else k, k, i)
+                    for k, items in enumerate(lists) for i in range(len(items)))
+    return [lists[k][i] for *_, k, i in placed]
 
 
 def memory_problem(experiment, budget: int | None, how: str) -> str | None:
