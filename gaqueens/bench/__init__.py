@@ -6,9 +6,9 @@ A benchmark, not a test: these machines are shared and noisy, so each measuremen
 engines side by side, alternating their order within each of R repetitions, and reports
 medians and the ratio of the engines' times measured in the same repetition (its median and
 min..max), never a threshold that could fail. Beside a ratio goal's median stand how many of
-its pairs are within the goal and the two-sided sign test of the median against it
-(common.sign_test): at p 0.05 or more the pairs cannot tell the median from the goal. Its
-sections:
+its pairs are within the goal and the two-sided sign test of the median against it (against
+each bound, for a goal of two; common.sign_test): at p 0.05 or more the pairs cannot tell the
+median from the goal. Its sections:
 
 (a) engine cost: microseconds per evaluation on every board of the table (8 to 128), seeds
     1..100, in this one process: gaqueens.ga.run_many (the seeds advanced together, as the
@@ -18,7 +18,8 @@ sections:
     a C compiler is found: the same operators and settings in plain C, its own random numbers)
     on as many seeds, and the ratio to it (stretch goal: within 2.5x on 128); after the
     repetitions, ga.run_many and genoxide alone alternate on in further pairs, up to 25 a
-    board while these take under 10 s (engine.more_pairs), for the goal's ratio; for context
+    board while these take under 10 s (engine.more_pairs), for the goal's ratio, and the
+    repetitions' ratios are set beside the further pairs' (engine.kinds); for context
     gaqueens.ga.run one seed at a time (seeds 1..10) and the GA on engine: deap (DEAP's own
     objects, seeds 1..3). Each engine's time is for all its seeds, divided by its own
     evaluations.
@@ -38,7 +39,7 @@ sections:
     and the imports it pays for (python -X importtime); and fair timings: sweeps of the ga
     and a twin entry with equal settings (but an unreachable generation limit, so that its runs
     are made, not shared), the ratio of their median seconds per board in each sweep (goal 0.9
-    to 1.1), as many sweeps as the main job's repetitions.
+    to 1.1), in 9 sweeps (Plan.fair_repeats), with a sign test against each bound.
 (d) per board: the median wall time of one run of the local search (when registered), the GA
     on each engine on a few seeds, and their ratios.
 (e) the classic solvers and the counter beside their goals: the local search on 10^6 and

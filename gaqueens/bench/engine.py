@@ -66,10 +66,11 @@ def _timed(engines: dict, name: str, board: int, repetition: int, report: Report
 
 
 def kinds(ratios: list[float], repeats: int) -> str:
-    """The goal's ratios of the repetitions (four other engines run between the two) beside
-    those of the further pairs (back to back), and whether the two kinds differ: the two-sided
-    Mann-Whitney test (scipy.stats.mannwhitneyu); a p-value of 0.05 or more says these pairs
-    cannot tell them apart."""
+    """The goal's ratios of the repetitions (with one to three of the rotation's other engines
+    between the two) beside those of the further pairs (back to back, after the repetitions),
+    and whether the two kinds differ: the two-sided Mann-Whitney test
+    (scipy.stats.mannwhitneyu); a p-value of 0.05 or more says these ratios cannot tell them
+    apart. The kinds also differ in when they run, so a difference may be either's."""
     from scipy.stats import mannwhitneyu
 
     first, more = ratios[:repeats], ratios[repeats:]

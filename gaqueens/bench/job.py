@@ -62,19 +62,20 @@ FAIR = (0.9, 1.1)  # issue 15's fair timings: equal settings, equal seconds, whi
 def equal_entries(plan: Plan, report: Report, scratch: Path) -> None:
     """Sweeps of the published GA and a twin entry whose settings differ only in a generation
     limit no run reaches (50,001), so that it makes the very same runs without sharing them:
-    the ratio of their median seconds per board, one per sweep, beside FAIR. Seeds 1 to 1,000:
-    a GA run's seconds are its share of its batch of 50, so 100 seeds gave each entry two
-    batches a board, too few for a median to say anything; the two entries' batches take turns
-    (gaqueens.runtime.batches.in_turn). The sweep runs ``fair_repeats``
-    times: one sweep's ratio on board 8 read 0.94 in one benchmark and 1.21 in the next, and
-    the sign tests of 9 sweeps can tell a median from either bound (of 5, never)."""
+    the ratio of their median seconds per board, one per sweep, beside FAIR (bench.csv keeps
+    each sweep's medians). Seeds 1 to 1,000: a GA run's seconds are its share of its batch of
+    50, so 100 seeds gave each entry two batches a board, too few for a median to say
+    anything; the two entries' batches take turns (gaqueens.runtime.batches.in_turn). The
+    sweep runs ``fair_repeats`` times: one sweep's ratio on board 8 read 0.94 in one benchmark
+    and 1.21 in the next, and the sign tests of 9 sweeps can tell a median from either bound
+    (of 5, never)."""
     seeds = "1..10" if plan.quick else "1..1000"
     file = Path(scratch) / "equal.yaml"
     file.write_text("boards: [8, 16]\nvariants: {twin: {stop: {target: 0, generations: 50001}}}\n",
                     encoding="utf-8")
     medians: dict[tuple[int, str], list[float]] = {}  # (board, entry) -> per sweep
     same = True
-    for _ in range(plan.fair_repeats):
+    for repetition in range(plan.fair_repeats):
         sweep_wall(sweep_command(file, Path(scratch) / "equal", seeds))
         runs = pd.read_csv(Path(scratch) / "equal" / "runs.csv")
         for board, rows in runs.groupby("board"):
@@ -82,6 +83,8 @@ def equal_entries(plan: Plan, report: Report, scratch: Path) -> None:
                      == rows[rows.algorithm == "twin"]["work"].tolist())
             for name, median in rows.groupby("algorithm")["seconds"].median().items():
                 medians.setdefault((board, name), []).append(median)
+                report.row(section="equal-entries", engine=name, board=board, seeds=seeds,
+                           repetition=repetition, seconds=median, evaluations="")
     for board in sorted({board for board, _ in medians}):
         values = [twin / ga for ga, twin in zip(medians[board, "ga"], medians[board, "twin"])]
         met = verdict(values, FAIR[1], FAIR[0])
