@@ -118,19 +118,20 @@ def verdict(values: list[float], goal: float, low: float = -math.inf) -> str:
     return "met at the median" if low <= statistics.median(values) <= goal else "not met"
 
 
-def sign_test(ratios: list[float], goal: float, low: float | None = None,
+def sign_test(ratios: list[float], goal: float, low: float = -math.inf,
               unit: str = "pairs") -> str:
-    """Where paired ratios sit against a goal: how many are at most the goal (or, with ``low``,
-    within low to goal), and the two-sided sign test of their median against the goal (and
-    against ``low``), scipy.stats.binomtest. A p-value of 0.05 or more says the pairs cannot
-    tell their median from that bound; five pairs never can (p 0.0625 at least)."""
+    """Where paired ratios sit against a goal: how many are at most the goal (or, with a finite
+    ``low``, as verdict takes it, within low to goal), and the two-sided sign test of their
+    median against the goal (and against ``low``), scipy.stats.binomtest. A p-value of 0.05 or
+    more says the pairs cannot tell their median from that bound; five pairs never can (p
+    0.0625 at least)."""
     from scipy.stats import binomtest
 
     def p(below: int) -> str:
         return f"{binomtest(below, len(ratios)).pvalue:.2g}"
 
     under = sum(ratio <= goal for ratio in ratios)
-    if low is None:
+    if low == -math.inf:
         return f"at most {goal} in {under} of {len(ratios)} {unit}, sign test p = {p(under)}"
     over = sum(ratio >= low for ratio in ratios)
     within = sum(low <= ratio <= goal for ratio in ratios)
@@ -138,7 +139,7 @@ def sign_test(ratios: list[float], goal: float, low: float | None = None,
             f"p = {p(under)} against {goal} and {p(over)} against {low}")
 
 
-def tested(ratios: list[float], goal: float, low: float | None = None,
+def tested(ratios: list[float], goal: float, low: float = -math.inf,
            unit: str = "pairs") -> str:
     """A ratio goal's measured text: its pairs' spread, and where they sit against the goal."""
     return f"{spread(ratios)}; {sign_test(ratios, goal, low, unit)}"
