@@ -205,15 +205,25 @@ def test_the_repetitions_and_the_further_pairs_are_set_side_by_side():
     assert engine.kinds([0.1, 0.4, 0.5, 0.2, 0.3, 0.6], 3).endswith("Mann-Whitney p = 1")
 
 
+def test_an_engines_warm_up_is_the_first_quarter_of_its_seeds_and_never_empty():
+    assert engine.warm_up(range(1, 101)) == range(1, 26)
+    assert engine.warm_up(range(1, 8)) == range(1, 2)
+    assert engine.warm_up([7]) == [7]
+
+
 def test_the_goals_engines_alternate_on_in_further_pairs_up_to_the_plans_count():
     """After the repetitions, engine: numpy and genoxide run in further pairs, each pair in
-    turn first, up to plan.pairs; no further pair once pair_seconds is spent."""
-    order = []
-    engines = {name: (range(1, 3), lambda seeds, name=name: order.append(name) or 10)
+    turn first, up to plan.pairs; no further pair once pair_seconds is spent. Each timed call
+    follows its own engine's warm-up on the first quarter of its seeds."""
+    calls = []
+    engines = {name: (range(1, 9), lambda seeds, name=name: calls.append((name, seeds)) or 10)
                for name in (common.NUMPY, "genoxide")}
     by_engine = {common.NUMPY: [1.0, 1.0], "genoxide": [2.0, 2.0]}  # two repetitions before
     report = common.Report()
     engine.more_pairs(common.Plan(pairs=5), engines, by_engine, 8, report)
+    assert calls[::2] == [(name, range(1, 3)) for name, _ in calls[1::2]]  # the warm-ups
+    assert {tuple(seeds) for _, seeds in calls[1::2]} == {tuple(range(1, 9))}
+    order = [name for name, _ in calls[1::2]]
     assert order == ["genoxide", common.NUMPY, common.NUMPY, "genoxide", "genoxide", common.NUMPY]
     assert len(by_engine[common.NUMPY]) == len(by_engine["genoxide"]) == 5
     assert [row["repetition"] for row in report.rows] == [2, 2, 3, 3, 4, 4]
