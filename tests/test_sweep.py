@@ -147,7 +147,7 @@ def test_batches_hold_more_seeds_when_their_runs_advance_together(tmp_path):
 
 def test_each_boards_batches_take_turns_among_the_entries(tmp_path):
     """runtime.batches: the largest board first, and on each board the entries' batches spread
-    over its order (in_turn), so that their runs compute side by side in time."""
+    over its order by count (in_turn), back and forth where their counts are equal."""
     from gaqueens.runtime.batches import batches
 
     text = ("boards: [8, 16]\nseeds: {first: 1, last: 20}\nga: none\n"

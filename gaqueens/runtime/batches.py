@@ -88,11 +88,12 @@ def in_turn(lists: list[list]) -> list:
     (from 0) of k where (2i + 1) / 2k of the way falls. Items that fall together are ordered by
     their list's place, negated where i is odd, so that lists of equal length (whose items fall
     together by i) take turns back and forth, a1 b1 b2 a2 a3 b3, and two workers taking them
-    up in turn each run items of both. These are a board's batches, in the order the workers take them up: a machine
-    that is slower for a while (another process, the host's other guests) then slows every
-    entry alike, where one entry's batches after the other's would charge it to one entry only,
-    whose seconds the comparisons set against the other's (gaqueens.reports.compare). By count,
-    not by time: entries whose batches take as long as each other's run side by side in time."""
+    up in turn each run items of both. These are a board's batches, in the order the workers
+    take them up: a machine that is slower for a while (another process, the host's other
+    guests) then slows every entry alike, where one entry's batches after the other's would
+    charge it to one entry only, whose seconds the comparisons set against the other's
+    (gaqueens.reports.compare). By count, not by time: entries whose batches take as long as
+    each other's run side by side in time."""
     placed = sorted((Fraction(2 * i + 1, 2 * len(items)), -k if i % 2 else k, k, i)
                     for k, items in enumerate(lists) for i in range(len(items)))
     return [lists[k][i] for *_, k, i in placed]
