@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from gaqueens.bench import boards, c_twin, command, common, engine, table
+from gaqueens.bench import boards, c_twin, command, common, engine, in_sweep
 from gaqueens.ga import GaSettings
 
 
@@ -98,17 +98,17 @@ def test_the_bench_cuts_the_table_into_the_sweeps_batches(tmp_path, workers):
 
     experiment = load(common.published_experiment(tmp_path, "table", boards=[8]))
     made = [list(batch.seeds) for batch in batches(experiment, experiment.tasks(), workers)]
-    assert table.sweep_batches(range(1, 101), workers) == made
+    assert in_sweep.sweep_batches(range(1, 101), workers) == made
     assert sorted(seed for batch in made for seed in batch) == list(range(1, 101))
 
 
 def test_the_control_runs_each_board_in_processes_at_once_and_reports_a_failure():
     """The control of (b): a figure per board; a process that fails (there is no board of -1)
     is raised in the parent, the other process released, nothing left waiting."""
-    cost = table.run_many_at_once([8, 10], range(1, 5), 2)
+    cost = in_sweep.run_many_at_once([8, 10], range(1, 5), 2)
     assert set(cost) == {8, 10} and all(0 < value < float("inf") for value in cost.values())
     with pytest.raises(RuntimeError, match="2 processes at once failed: ValueError"):
-        table.run_many_at_once([-1], range(1, 5), 2)
+        in_sweep.run_many_at_once([-1], range(1, 5), 2)
 
 
 class _Ended:
@@ -133,15 +133,15 @@ def test_the_control_reports_the_failure_not_the_barrier_it_broke_for_the_others
     process that the failure's broken barrier released says nothing)."""
     done = _queue_of((8, 0.5, 100), (None, "ValueError: no board of -1", 0))
     with pytest.raises(RuntimeError, match="^ValueError: no board of -1$"):
-        list(table._messages(done, [_Ended(0), _Ended(0)], 4))
+        list(in_sweep._messages(done, [_Ended(0), _Ended(0)], 4))
 
 
 def test_the_control_does_not_wait_for_processes_that_ended_without_a_word():
     """A process killed before it reports leaves the parent a clear failure, not a hang."""
     done = _queue_of((8, 0.5, 100))
     with pytest.raises(RuntimeError, match=r"without reporting \(exit codes \[0, -9\]\)"):
-        list(table._messages(done, [_Ended(0), _Ended(-9)], 2))
-    assert list(table._messages(_queue_of((8, 0.5, 100), (10, 1.0, 300)), [], 2)) == [
+        list(in_sweep._messages(done, [_Ended(0), _Ended(-9)], 2))
+    assert list(in_sweep._messages(_queue_of((8, 0.5, 100), (10, 1.0, 300)), [], 2)) == [
         (8, 0.5, 100), (10, 1.0, 300)]
 
 
@@ -151,8 +151,8 @@ def test_the_in_sweep_lines_set_the_sweep_beside_its_control_and_genoxide(capsys
     and 0.92, in-sweep / the control 0.91 and 1.20; against genoxide's median 4.4 in (a), 0.25
     and 0.30 (at most 0.5: met). Without a control, no control on the line."""
     report = common.Report()
-    table._in_sweep(report, "sweep", {32: [(1.1, 1.0, 1.21), (1.32, 1.2, 1.1)]},
-                    {32: {"genoxide": [4.0, 4.4, 9.0]}})
+    in_sweep.lines(report, "sweep", {32: [(1.1, 1.0, 1.21), (1.32, 1.2, 1.1)]},
+                   {32: {"genoxide": [4.0, 4.4, 9.0]}})
     line = report.lines[-1]
     assert ("in-sweep / ga.run_many median 1.10 (1.10..1.10); at most 1.1 in 2 of 2 pairs, sign "
             "test p = 0.5; goal within 1.1x: met") in line
@@ -160,7 +160,7 @@ def test_the_in_sweep_lines_set_the_sweep_beside_its_control_and_genoxide(capsys
     assert "in-sweep / the control median 1.05 (0.91..1.20)" in line
     assert "in-sweep / genoxide (its median in (a)) median 0.28 (0.25..0.30)" in line
     assert [goal["met"] for goal in report.goals] == ["met", "met"]
-    table._in_sweep(report, "alone", {8: [(1.0, 2.0, None)]}, None)
+    in_sweep.lines(report, "alone", {8: [(1.0, 2.0, None)]}, None)
     assert report.lines[-1] == ("  - board 8: in-sweep / ga.run_many median 0.50 (0.50..0.50); "
                                 "at most 1.1 in 1 of 1 pairs, sign test p = 1; goal within 1.1x: "
                                 "met")

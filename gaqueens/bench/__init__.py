@@ -54,6 +54,7 @@ command of their own, ``python -m gaqueens.bench.reference``.
 
     common.py     the plan, the report, genoxide
     engine.py     (a)    table.py  (b)    job.py  (c)    boards.py  (d)    solvers.py  (e)
+    in_sweep.py   (b)'s figures of a run's seconds in a sweep, and their control
     solver_runs.py  the runs (e) times, each in a process of its own
     c_twin.py     the GA's C twin, built and run for (a)
     c/            the C local search and the C GA
