@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from gaqueens.bench import boards, c_twin, command, common, engine, in_sweep
+from gaqueens.bench import boards, c_twin, command, common, engine, in_sweep, table
 from gaqueens.ga import GaSettings
 
 
@@ -164,6 +164,59 @@ def test_the_in_sweep_lines_set_the_sweep_beside_its_control_and_genoxide(capsys
     assert report.lines[-1] == ("  - board 8: in-sweep / ga.run_many median 0.50 (0.50..0.50); "
                                 "at most 1.1 in 1 of 1 pairs, sign test p = 1; goal within 1.1x: "
                                 "met")
+    capsys.readouterr()
+
+
+def test_a_commands_processor_time_counts_the_processes_it_waited_for():
+    """A command that starts a process spending 0.3 s of processor time (a loop on its own
+    clock, whatever else the machine does), waits for it and prints: wall_time gives its
+    output, and processor time of at least the 0.3 s its child spent."""
+    child = ("import time\nstart = time.process_time()\n"
+             "while time.process_time() - start < 0.3:\n    pass")
+    parent = (f"import subprocess, sys; subprocess.run([sys.executable, '-c', {child!r}]); "
+              "print('done')")
+    timed = table.wall_time([sys.executable, "-c", parent])
+    assert timed.output == "done\n"
+    assert timed.processor >= 0.3
+    with pytest.raises(RuntimeError, match="failed \\(3\\)"):
+        table.wall_time([sys.executable, "-c", "raise SystemExit(3)"])
+
+
+def _table_lines(walls: dict, processor: dict) -> common.Report:
+    report = common.Report()
+    table._whole_table(report, walls, processor, 2)
+    return report
+
+
+def test_the_whole_tables_lines_set_the_goal_the_reach_and_the_least_ratio(capsys):
+    """Hand-worked, two pairs on two cores: ours 2.0 and 1.5 s against genoxide's 5.0, ratios
+    0.40 and 0.30 (at most 0.4: met; at most 0.25 in neither pair: not met); ours' processor
+    time 3.6 and 3.2 s, over 2 cores and genoxide's wall, 0.36 and 0.32; with every run stored,
+    2.4 and 2.0 s, 0.24 and 0.20; --workers 1, 3.0 and 2.5 s, ratios 0.60 and 0.50."""
+    walls = {table.OURS: [2.0, 1.5], table.STORED: [1.8, 1.6], table.ALONE: [3.0, 2.5],
+             "genoxide": [5.0, 5.0]}
+    processor = {table.OURS: [3.6, 3.2], table.STORED: [2.4, 2.0], table.ALONE: [3.1, 2.6],
+                 "genoxide": [5.1, 5.1]}
+    report = _table_lines(walls, processor)
+    assert report.lines[0] == ("- gaqueens.sweep, 2 workers (the default), tables and plots: wall "
+                               "median 1.75 (1.50..2.00) s, processor time median 3.40 "
+                               "(3.20..3.60) s")
+    assert report.lines[1].startswith("- gaqueens.sweep, every run stored, run again right after "
+                                      "over its own folder (no run left to compute): wall")
+    assert report.lines[4] == ("- ratio gaqueens.sweep / genoxide: median 0.35 (0.30..0.40); at "
+                               "most 0.4 in 2 of 2 pairs, sign test p = 0.5; goal at most 0.4: "
+                               "met; reaching 0.25: at most 0.25 in 0 of 2 pairs, sign test "
+                               "p = 0.5: not met")
+    assert report.lines[5] == ("- ratio gaqueens.sweep --workers 1 / genoxide: median 0.55 "
+                               "(0.50..0.60)")
+    assert report.lines[6].endswith("pair by pair): gaqueens.sweep median 0.34 (0.32..0.36); "
+                                    "gaqueens.sweep, every run stored median 0.22 (0.20..0.24)")
+    assert [(goal["goal"], goal["met"]) for goal in report.goals] == [
+        ("at most 0.4", "met"), ("at most 0.25", "not met")]
+    del walls["genoxide"], processor["genoxide"]
+    report = _table_lines(walls, processor)
+    assert report.lines[-1] == f"- genoxide is not installed: {common.INSTALL}"
+    assert len(report.lines) == 4 and not report.goals
     capsys.readouterr()
 
 

@@ -27,7 +27,11 @@ median from the goal. Its sections:
     --quiet` (default workers, tables and plots included; and with --workers 1, to show what
     the pool gains on this machine) against genoxide's single-process sweep of the same boards
     and seeds (the internal mode --genoxide-table), all subprocesses, so all pay their
-    start-up; the ratio beside issue 17's goal (at most 0.4); each sweep's runs' seconds per
+    start-up; the ratio beside issue 17's goal (at most 0.4) and its reach (0.25); each
+    command's processor time (user and system, its own and its processes'), with ours run again
+    right after over the runs it stored (start-up, imports, tables, plots and page, no run to
+    compute), and the least ratio to genoxide that such processor time allows on this
+    machine's cores (processor time / cores / genoxide's wall); each sweep's runs' seconds per
     evaluation (runs.csv) against ga.run_many's on the same seeds and batches measured right
     after it, beside issue 17's goal (within 1.1x; and at most 0.5x genoxide's, from (a), on 32
     and 128); for the sweep with several workers, a control: ga.run_many in as many processes

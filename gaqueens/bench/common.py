@@ -17,7 +17,8 @@ from gaqueens.core.files import write_text
 GENOXIDE_VERSION = "0.13.1"
 NUMPY, DEAP = "engine: numpy", "engine: deap"  # the GA on each of its engines
 INSTALL = "pip install 'gaqueens[bench]'"
-CSV_COLUMNS = ("section", "engine", "board", "seeds", "repetition", "seconds", "evaluations")
+CSV_COLUMNS = ("section", "engine", "board", "seeds", "repetition", "seconds", "evaluations",
+               "processor")  # processor: user and system seconds, where measured (section b)
 
 
 def pyarrow_warning() -> str | None:
