@@ -26,12 +26,12 @@ def main_job(plan: Plan, report: Report, scratch: Path) -> None:
     command = sweep_command(file, scratch / "n8", None)
     walls = []
     for repetition in range(plan.job_repeats):
-        walls.append(sweep_wall(command)[0])
+        walls.append(sweep_wall(command).seconds)
         report.row(section="main-job", engine="gaqueens.sweep", board=8, seeds="1..100",
                    repetition=repetition, seconds=walls[-1], evaluations="")
     report.say(f"- wall time: {spread(walls)} s")
-    python = wall_time([sys.executable, "-c", "pass"])[0]
-    imports = wall_time([sys.executable, "-c", "import gaqueens.sweep"])[0]
+    python = wall_time([sys.executable, "-c", "pass"]).seconds
+    imports = wall_time([sys.executable, "-c", "import gaqueens.sweep"]).seconds
     report.say(f"- start-up: Python {python:.2f} s; Python and `import gaqueens.sweep` "
                f"{imports:.2f} s")
     equal_entries(plan, report, scratch)
