@@ -22,8 +22,8 @@ from gaqueens.reports import resampling, words
 from gaqueens.reports.drawing import Drawing
 from gaqueens.core.files import write_csv, write_text
 
-PLOTS = ("convergence", "ecdf", "fixed-target", "seconds", "ecdf-seconds", "sensitivity",
-         "sensitivity-heatmap")  # each as NAME.png and NAME.svg (gaqueens.reports.figures)
+PLOTS = ("growth", "sensitivity-heatmap", "ecdf", "fixed-target", "convergence", "ecdf-seconds",
+         "seconds", "sensitivity")  # each as NAME.png and NAME.svg: plots.PLOT_ORDER
 EXPORTS = ("runs.csv", "runs-compact.csv", "summary.csv", "summary.md", "comparisons.csv",
            *(f"{name}.{kind}" for name in PLOTS for kind in ("png", "svg")), "index.html")
 COMPACT_ABOVE = 1_000
@@ -97,7 +97,7 @@ def title(experiment) -> str:
 
 def write(store, experiment) -> str:
     """Exports the experiment's runs from ``store``; returns the results table as markdown."""
-    from gaqueens.reports import folded, plots, tables
+    from gaqueens.reports import ecdfs, folded, plots, tables
 
     folder = store.folder
     name = title(experiment)
@@ -128,19 +128,21 @@ def write(store, experiment) -> str:
                                  f"{rejected[0]}{more}")
         drawing = Drawing(beside=workers)
         measured = runs[list(tables.GROUPED)]  # what the plots read: the filters copy less
-        drawing.add(([(plots.ecdf, measured, folder / "ecdf.png", name, problem)]
+        best = plots.best_cells(measured)  # a crowded grid's cell drawn in colour, per board
+        drawing.add(([(ecdfs.ecdf, measured, folder / "ecdf.png", name, problem, best)]
                      if searched else [])
-                    + ([(plots.ecdf_seconds, measured, folder / "ecdf-seconds.png", name, problem)]
-                       if several else []))
+                    + ([(ecdfs.ecdf_seconds, measured, folder / "ecdf-seconds.png", name,
+                         problem, best)] if several else []))
         traces = folded.from_store(store, keys, list(claims), claims)
         # each run's first generation, for the summary, made before the traces' plots fork (as
         # made_by); in the traces' order: pandas' group means change in the last digit with
         # the rows' order
         first = in_entry_order(traces.first_rows(), experiment)
         if traces.runs:
-            drawing.add([(plots.convergence, traces, folder / "convergence.png", name, problem),
-                         (plots.fixed_target, traces, folder / "fixed-target.png", name,
-                          problem)])
+            drawing.add([(plots.convergence, traces, folder / "convergence.png", name, problem,
+                          best),
+                         (ecdfs.fixed_target, traces, folder / "fixed-target.png", name,
+                          problem, best)])
         results = _tables(store, experiment, made_by, runs, first, name, several,
                           summarizing, comparing, drawing)
         drawing.poll()  # a plot may have ended while the tables were written
@@ -157,7 +159,7 @@ def _tables(store, experiment, made_by, runs, first, name, several, summarizing,
             drawing) -> str:
     """runs.csv, summary.csv, summary.md, comparisons.csv; the summary's plots go to
     ``drawing``. ``made_by``: Store.codes of the runs; ``first``: their first generations."""
-    from gaqueens.reports import plots, tables
+    from gaqueens.reports import growth, plots, tables
 
     folder = store.folder
     write_csv(folder / "runs.csv", runs)
@@ -187,6 +189,8 @@ def _tables(store, experiment, made_by, runs, first, name, several, summarizing,
     # the summary's plots, while the workers may still compare
     grid = (_sensitivity(summary, experiment, folder, name, drawing) if experiment.grid.values
             else None)
+    if len(experiment.boards) > 1 and (summary["unit"] != "none").any():
+        drawing.add([(growth.plot, summary, folder / "growth.png", name, problem)])
     if several and len(experiment.boards) > 1:
         drawing.add([(plots.seconds, summary, folder / "seconds.png", name, problem)])
     if several:
@@ -203,10 +207,10 @@ def _tables(store, experiment, made_by, runs, first, name, several, summarizing,
         parts += [f"## The grid's best cell per {size}", tables.markdown(sensitivity.best_cells(
             grid, summary, comparisons if several else None, problem)), sensitivity.BEST_NOTE]
     parts += [f"## The {sizes}", tables.boards_table(summary, problem)]
-    growth = tables.growth_table(summary, problem)
-    if growth:
-        parts += [f"## Growth with the {words.size_of(solved_by)}", growth,
-                  tables.growth_note(problem)]
+    grows = growth.growth_table(summary, problem)
+    if grows:
+        parts += [f"## Growth with the {words.size_of(solved_by)}", grows,
+                  growth.growth_note(problem)]
     write_text(folder / "summary.md", "\n\n".join(parts) + "\n")
     return results
 
