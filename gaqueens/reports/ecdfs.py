@@ -21,8 +21,8 @@ import pandas as pd
 
 from gaqueens import problems
 from gaqueens.reports import runtimes
-from gaqueens.reports.figures import (CONTEXT, crowded, drawn, legend, log_x, looks,
-                                      new_figure, palette, panels, save_figure)
+from gaqueens.reports.figures import (CONTEXT, crowded, drawn, legend, log_x, looks, palette,
+                                      panels, save_figure, single)
 from gaqueens.reports.plots import _folded, panel_keys, panel_title
 from gaqueens.reports.resampling import BAND_RESAMPLES, ecdf_band
 
@@ -59,8 +59,7 @@ def _per_entry(runs: pd.DataFrame, column: str, solved_by, best: dict, boards=No
     names = list(runs["algorithm"].unique())
     boards = sorted(runs["board"].unique()) if boards is None else boards
     if len(names) == 1:
-        figure = new_figure(8.0, 5.0)
-        grid = np.array([[figure.subplots()]])
+        figure, grid = single()
         colors = palette(boards)
         for board, group in runs.groupby("board"):
             line(grid[0, 0], _times(group, column), np.arange(len(group)), color=colors[board],
@@ -147,8 +146,7 @@ def fixed_target(traces, path: Path, title: str, problem: str = problems.DEFAULT
     keys = panel_keys([(board, measure) for (_, board), measure, _ in groups], len(names) == 1)
     measured = len({measure for _, measure, _ in groups}) > 1
     if keys == [None]:
-        figure = new_figure(8.0, 5.0)
-        grid = np.array([[figure.subplots()]])
+        figure, grid = single()
         colors = palette(sorted({board for (_, board), _, _ in groups}))
     else:
         figure, grid = panels(len(keys))

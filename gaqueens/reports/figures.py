@@ -161,6 +161,12 @@ def panels(count: int, width: float = 4.0, height: float = 3.3, sharey: bool = F
     return figure, axes
 
 
+def single(width: float = 8.0, height: float = 5.0):
+    """A figure of one panel: (figure, panels), panels a 1 x 1 array as ``panels`` gives."""
+    figure = new_figure(width, height)
+    return figure, np.array([[figure.subplots()]])
+
+
 def log_x(axes) -> None:
     """log_axis on the x axis of ``axes``."""
     log_axis(axes.xaxis)

@@ -16,6 +16,7 @@ gets no work fit. scipy.stats is imported only when a fit is made.
 from __future__ import annotations
 
 import math
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -152,21 +153,20 @@ def plot(summary: pd.DataFrame, path: Path, title: str, problem: str = problems.
 
 
 def _plot(summary, path, title, problem):
-    from gaqueens.reports.figures import (BEST, CONTEXT, PUBLISHED, board_ticks, crowded, legend, log_axis,
-                                          looks,
-                                          new_figure, panels, powers, save_figure)
+    from gaqueens.reports.figures import (BEST, CONTEXT, PUBLISHED, board_ticks, crowded,
+                                          legend, log_axis, looks, panels, powers,
+                                          save_figure, single)
     from gaqueens.reports.words import size_of
 
     searched = summary[(summary["unit"] != "none") & np.isfinite(summary["median"].astype(float))]
     units = list(searched["unit"].unique())
-    figure, grid = ((new_figure(8.0, 5.6), None) if len(units) == 1 else panels(len(units)))
-    grid = np.array([[figure.subplots()]]) if grid is None else grid
+    figure, grid = single(8.0, 5.6) if len(units) == 1 else panels(len(units))
     names = list(summary["algorithm"].unique())
     found = fits(summary, "work")
     best = _best_cell(searched) if crowded(names) else None
     style_of = looks(names, best)
     wide = summary["board"].max() / summary["board"].min() > 1000
-    banded = PUBLISHED if PUBLISHED in names else names[0]
+    banded = PUBLISHED if PUBLISHED in names else (best or names[0])
     for axes, unit in zip(grid.flat, units):
         rows = searched[searched["unit"] == unit]
         for name, group in rows.groupby("algorithm", sort=False):
@@ -204,8 +204,9 @@ def _plot(summary, path, title, problem):
         axes.grid(True, which="major", alpha=0.3)
         if best is not None and style_of[best][0] is BEST:
             axes.set_title(f"best cell on the largest {problems.get(problem).size_label}: {best}")
-    legend(figure, grid, title=f"dashed: the power law fitted to each (95% confidence band "
-                               f"of {banded}'s shaded); bars: 95% intervals of the medians")
+    legend(figure, grid, title=textwrap.fill(
+        f"dashed: the power law fitted to each; shaded: the 95% confidence band of {banded}'s; "
+        "bars: 95% intervals of the medians", 80))
     figure.suptitle(title)
     return save_figure(figure, path)
 

@@ -23,6 +23,7 @@ from gaqueens import problems
 from gaqueens.reports import folded
 from gaqueens.reports.figures import (PUBLISHED, board_ticks, conflicts_y, crowded, drawn,
                                       is_cell, legend, log_axis, log_x, looks, new_figure, palette, panels,
+                                      single,
                                       powers, save_figure)
 from gaqueens.reports.words import size_of
 
@@ -48,11 +49,13 @@ CAPTIONS = {
               "work: each entry's median with its 95% bootstrap interval (bars), the "
               "published medians as open diamonds, and the line fitted to the logarithms "
               "(least squares, scipy.stats.linregress) over the {sizes} solved at the median, "
-              "dashed, the published GA's (or the first entry's) with its 95% confidence band; "
+              "dashed, the published GA's (or the best grid cell's, or the first entry's) with "
+              "its 95% confidence band; "
               "the legend gives each fitted exponent with its 95% interval.",
     "sensitivity-heatmap": "A panel per {size}: each cell of the grid, its median evaluations "
-                           "over the ga's (the framed cell), on a log colour scale (blue: "
-                           "fewer); grey, '-', where either median is infinite.",
+                           "over the ga's (the framed cell; without a ga, over the {size}'s "
+                           "best cell's), on a log colour scale (blue: fewer); grey, '-', "
+                           "where either median is infinite.",
     "ecdf": "The fraction of runs solved within the work on the x axis (log), " + _BAND + ". "
             + _ENTRIES + " One unit of work on an axis: entries counting another are named "
             "above the plot and compared in processor time (ecdf-seconds).",
@@ -109,11 +112,11 @@ def measure_label(solved_by, measure: str) -> str:
     return solved_by.conflicts_label if measure == solved_by.measures[0] else measure
 
 
-def panel_keys(pairs, single: bool) -> list:
+def panel_keys(pairs, alone: bool) -> list:
     """The panels of (board, measure) pairs: one (None) for a single entry of one measure,
     else one per pair, boards ascending."""
     keys = sorted(set(pairs), key=lambda key: (key[0], key[1]))
-    if single and len({measure for _, measure in keys}) == 1:
+    if alone and len({measure for _, measure in keys}) == 1:
         return [None]
     return keys
 
@@ -136,14 +139,12 @@ def convergence(traces, path: Path, title: str, problem: str = problems.DEFAULT,
     lines = data.convergence()
     measure_of = {name: sorted(measures)[0] for name, measures in data.fitness().items()}
     names = list(dict.fromkeys(line.algorithm for line in lines))
-    single = len(names) == 1
-    keys = panel_keys([(line.board, measure_of[line.algorithm]) for line in lines], single)
+    alone = len(names) == 1
+    keys = panel_keys([(line.board, measure_of[line.algorithm]) for line in lines], alone)
     measured = len(set(measure_of.values())) > 1
-    figure, axes = (panels(len(keys), 4.0, 3.3) if keys != [None]
-                    else (new_figure(8.0, 5.0), None))
-    grid = np.array([[figure.subplots()]]) if axes is None else axes
+    figure, grid = panels(len(keys)) if keys != [None] else single()
     colors = palette(sorted({line.board for line in lines}))
-    banded = names[0] if single else (PUBLISHED if PUBLISHED in names else names[0])
+    banded = names[0] if alone else (PUBLISHED if PUBLISHED in names else names[0])
     for panel, key in zip(grid.flat, keys):
         top = 1.0
         style_of = looks(names, best.get(key[0]) if key else None)
@@ -152,7 +153,7 @@ def convergence(traces, path: Path, title: str, problem: str = problems.DEFAULT,
                 continue
             x, low, median, high = steps(line)
             style, label = (({"color": colors[line.board], "lw": 1.5},
-                             solved_by.size_text(line.board)) if single
+                             solved_by.size_text(line.board)) if alone
                             else style_of[line.algorithm])
             if line.algorithm == banded:
                 panel.fill_between(x, low, high, step="post", color=style["color"], alpha=0.2,
@@ -170,7 +171,7 @@ def convergence(traces, path: Path, title: str, problem: str = problems.DEFAULT,
             panel.set_title(panel_title(solved_by, key, measured,
                                         best.get(key[0]) if crowded(names) else None))
     legend(figure, grid, title=f"median over seeds; the interquartile band around {banded}'s"
-           if not single else "median over seeds, interquartile band")
+           if not alone else "median over seeds, interquartile band")
     figure.suptitle(title)
     return save_figure(figure, path)
 

@@ -147,6 +147,13 @@ def _heatmap(table, grid, fixed, path, title, problem):
     from gaqueens.reports.figures import grid_shape, new_figure, save_figure
 
     rows_path, columns_path = grid.paths
+    against = "the ga's"
+    if table["ratio"].isna().all():  # no ga: each board's cells against its best
+        least = table.groupby("board")["median"].transform("min")
+        with np.errstate(invalid="ignore"):
+            table = table.assign(ratio=np.where(np.isfinite(least), table["median"] / least,
+                                                math.nan))
+        against = "the board's best cell's"
     row_values, column_values = (list(dict(grid.values)[p]) for p in grid.paths)
     row_keys, column_keys = [_key(v) for v in row_values], [_key(v) for v in column_values]
     boards = sorted(table["board"].unique())
@@ -172,8 +179,12 @@ def _heatmap(table, grid, fixed, path, title, problem):
             dark = np.isfinite(ratio) and abs(math.log2(ratio)) > 0.6 * span
             axes.text(j, i, text, ha="center", va="center", fontsize=9,
                       color="white" if dark else "black")
-        if _key(fixed.get(rows_path)) in row_keys and _key(fixed.get(columns_path)) in column_keys:
-            i, j = row_keys.index(_key(fixed[rows_path])), column_keys.index(_key(fixed[columns_path]))
+        framed = (fixed.get(rows_path), fixed.get(columns_path))
+        if against != "the ga's" and rows["median"].notna().any():
+            best = rows.loc[rows["median"].astype(float).idxmin()]
+            framed = (best[rows_path], best[columns_path])
+        if _key(framed[0]) in row_keys and _key(framed[1]) in column_keys:
+            i, j = row_keys.index(_key(framed[0])), column_keys.index(_key(framed[1]))
             axes.add_patch(matplotlib.patches.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False,
                                                         lw=2, ec="black"))
         axes.set_xticks(range(len(column_values)), column_keys)
@@ -186,7 +197,7 @@ def _heatmap(table, grid, fixed, path, title, problem):
     bar = figure.colorbar(mappable, ax=panels, shrink=0.8)
     ticks = np.arange(-math.floor(span), math.floor(span) + 1)
     bar.set_ticks(ticks, labels=[f"{2.0 ** t:g}" for t in ticks])
-    bar.set_label("median evaluations / the ga's (framed)")
+    bar.set_label(f"median evaluations / {against} (framed)")
     figure.suptitle(title)
     save_figure(figure, path)
 
