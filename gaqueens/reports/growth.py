@@ -1,6 +1,6 @@
 """How the median work and the median processor time grow with the size: a power law c N^k
-fitted to each algorithm's medians on log scales (scipy.stats.linregress), its table and its
-plot, growth.png: the published table's own picture.
+fitted to each algorithm's medians on log scales, its table and its plot, growth.png: the
+published table's own picture.
 
     growth(summary)  per algorithm and measure (work, time): k with its GROWTH_LEVEL interval
     plot(...)        median work against the size, log-log: ours with their 95% intervals,
@@ -10,7 +10,12 @@ The work is fitted over the sizes where the median is finite (solved at the medi
 least three runs give it; the time only where the median run also takes at least MIN_SECONDS,
 so that the timer's and the interpreter's fixed costs (tens of microseconds) do not flatten its
 growth. An algorithm with fewer than three such sizes gets no fit; one that does no search
-gets no work fit. scipy.stats is imported only when a fit is made.
+gets no work fit.
+
+The fit is scipy.stats.linregress's least squares with its slope's standard error, written out
+in numpy (tests/test_growth.py holds it to linregress), so that a sweep of one GA, such as the
+published table's, imports no scipy.stats, which nothing else it does needs; Student's t
+quantile comes from scipy.special.
 """
 
 from __future__ import annotations
@@ -57,16 +62,18 @@ class Fit:
 
 def fit(sizes, values) -> Fit:
     """The power law through ``values`` at ``sizes`` (three or more, values above 0)."""
-    from scipy import stats
+    from scipy.special import stdtrit  # Student's t quantile
 
     x, y = np.log(np.asarray(sizes, dtype=float)), np.log(np.asarray(values, dtype=float))
-    line = stats.linregress(x, y)
-    t = stats.t.ppf((1 + GROWTH_LEVEL) / 2, len(x) - 2)
-    residuals = y - (line.intercept + line.slope * x)
-    spread = t * math.sqrt(float(residuals @ residuals) / (len(x) - 2))
-    half = t * line.stderr
-    return Fit(line.slope, line.slope - half, line.slope + half, line.intercept, len(x),
-               float(x.mean()), float(((x - x.mean()) ** 2).sum()), spread)
+    mean, n = float(x.mean()), len(x)
+    sxx = float(((x - mean) ** 2).sum())
+    slope = float(((x - mean) * (y - y.mean())).sum() / sxx)
+    intercept = float(y.mean() - slope * mean)
+    residuals = y - (intercept + slope * x)
+    spread = float(stdtrit(n - 2, (1 + GROWTH_LEVEL) / 2)) * math.sqrt(
+        float(residuals @ residuals) / (n - 2))
+    half = spread / math.sqrt(sxx)  # t times the slope's standard error
+    return Fit(slope, slope - half, slope + half, intercept, n, mean, sxx, spread)
 
 
 def fitted_rows(group: pd.DataFrame, measure: str) -> pd.DataFrame:
@@ -138,7 +145,7 @@ def growth_table(summary: pd.DataFrame, problem: str = problems.DEFAULT) -> str:
 def growth_note(problem: str = problems.DEFAULT) -> str:
     """What the growth table rests on, in the problem's words."""
     sizes, ms = problems.get(problem).sizes_label, MIN_SECONDS * 1e3
-    return (f"Fitted by least squares on log scales (scipy.stats.linregress): the work over the "
+    return (f"Fitted by least squares on log scales (as scipy.stats.linregress): the work over the "
             f"{sizes} solved at the median by at least three runs, the time over those whose "
             f"median run also takes at least {ms:.0f} ms ({sizes} below that measure mostly "
             "the timer's and the interpreter's fixed costs); the interval is the slope's "

@@ -19,7 +19,6 @@ from gaqueens.runtime.store import other_code
 from gaqueens.runtime.workers import Workers
 from gaqueens import problems
 from gaqueens.reports import resampling, words
-from gaqueens.reports.drawing import Drawing
 from gaqueens.core.files import write_csv, write_text
 
 PLOTS = ("growth", "sensitivity-heatmap", "ecdf", "fixed-target", "convergence", "ecdf-seconds",
@@ -103,8 +102,7 @@ def write(store, experiment) -> str:
     name = title(experiment)
     keys = set(experiment.tasks())
     runs = in_entry_order(store.runs(keys), experiment)
-    # which code made the runs (summary.md), read before any process is forked: what this
-    # process writes while the plots draw is copied (drawing.py)
+    # which code made the runs (summary.md), read before the workers are forked
     made_by = store.codes(keys)
     problem = experiment.problem  # whose words the plots use
     several = runs["algorithm"].nunique() > 1
@@ -113,8 +111,8 @@ def write(store, experiment) -> str:
         from gaqueens.reports import compare
     with Workers(2 if len(runs) >= tables.PARALLEL_FROM else 1) as workers:
         # the summary's resampling, the comparisons and the page's replays in processes of
-        # their own, and the plots in theirs as the workers leave cores free (drawing.py),
-        # while this process checks the runs, reads the traces and writes the tables
+        # their own, while this process checks the runs, reads the traces, draws the plots
+        # and writes the tables
         summarizing = tables.summarize_later(runs, experiment.reference, experiment.problem,
                                              workers)
         comparing = compare.comparisons_later(runs, workers) if several else None
@@ -126,39 +124,33 @@ def write(store, experiment) -> str:
             more = f" (and {len(rejected) - 1} more)" if len(rejected) > 1 else ""
             raise checks.Invalid(f"{folder / 'runs.sqlite'}: the verifier rejects "
                                  f"{rejected[0]}{more}")
-        drawing = Drawing(beside=workers)
         measured = runs[list(tables.GROUPED)]  # what the plots read: the filters copy less
         best = plots.best_cells(measured)  # a crowded grid's cell drawn in colour, per board
-        drawing.add(([(ecdfs.ecdf, measured, folder / "ecdf.png", name, problem, best)]
-                     if searched else [])
-                    + ([(ecdfs.ecdf_seconds, measured, folder / "ecdf-seconds.png", name,
-                         problem, best)] if several else []))
+        if searched:
+            ecdfs.ecdf(measured, folder / "ecdf.png", name, problem, best)
+        if several:
+            ecdfs.ecdf_seconds(measured, folder / "ecdf-seconds.png", name, problem, best)
         traces = folded.from_store(store, keys, list(claims), claims)
-        # each run's first generation, for the summary, made before the traces' plots fork (as
-        # made_by); in the traces' order: pandas' group means change in the last digit with
-        # the rows' order
+        # each run's first generation, for the summary, in the traces' order: pandas' group
+        # means change in the last digit with the rows' order
         first = in_entry_order(traces.first_rows(), experiment)
         if traces.runs:
-            drawing.add([(plots.convergence, traces, folder / "convergence.png", name, problem,
-                          best),
-                         (ecdfs.fixed_target, traces, folder / "fixed-target.png", name,
-                          problem, best)])
+            plots.convergence(traces, folder / "convergence.png", name, problem, best)
+            ecdfs.fixed_target(traces, folder / "fixed-target.png", name, problem, best)
         results = _tables(store, experiment, made_by, runs, first, name, several,
-                          summarizing, comparing, drawing)
-        drawing.poll()  # a plot may have ended while the tables were written
+                          summarizing, comparing)
         player = playing()
-        # let go here (the workers' tasks as they end): what the plots waiting or drawing hold
-        # is freed as they end, and this process waits, and writes the page, the lighter
+        # let go here (the workers' tasks as they end): this process writes the page, the
+        # lighter
         del runs, measured, traces, summarizing, comparing, playing
-    drawing.wait()
     _page(store, experiment, player)
     return results
 
 
-def _tables(store, experiment, made_by, runs, first, name, several, summarizing, comparing,
-            drawing) -> str:
-    """runs.csv, summary.csv, summary.md, comparisons.csv; the summary's plots go to
-    ``drawing``. ``made_by``: Store.codes of the runs; ``first``: their first generations."""
+def _tables(store, experiment, made_by, runs, first, name, several, summarizing,
+            comparing) -> str:
+    """runs.csv, summary.csv, summary.md, comparisons.csv, and the summary's plots.
+    ``made_by``: Store.codes of the runs; ``first``: their first generations."""
     from gaqueens.reports import growth, plots, tables
 
     folder = store.folder
@@ -187,12 +179,12 @@ def _tables(store, experiment, made_by, runs, first, name, several, summarizing,
     if "ert" in summary.columns:
         parts.append(UNSOLVED_NOTE)
     # the summary's plots, while the workers may still compare
-    grid = (_sensitivity(summary, experiment, folder, name, drawing) if experiment.grid.values
+    grid = (_sensitivity(summary, experiment, folder, name) if experiment.grid.values
             else None)
     if len(experiment.boards) > 1 and (summary["unit"] != "none").any():
-        drawing.add([(growth.plot, summary, folder / "growth.png", name, problem)])
+        growth.plot(summary, folder / "growth.png", name, problem)
     if several and len(experiment.boards) > 1:
-        drawing.add([(plots.seconds, summary, folder / "seconds.png", name, problem)])
+        plots.seconds(summary, folder / "seconds.png", name, problem)
     if several:
         from gaqueens.reports import compare
 
@@ -239,9 +231,9 @@ def _page(store, experiment, player=None) -> None:
     page.write(store.folder, _ga_settings(experiment), store, player)
 
 
-def _sensitivity(summary, experiment, folder: Path, name: str, drawing):
+def _sensitivity(summary, experiment, folder: Path, name: str):
     """The grid's cells' table (sensitivity.cells), from which summary.md shows the best cell
-    per board beside the ga; its plots go to ``drawing``."""
+    per board beside the ga, and its plots."""
     from gaqueens.experiment import settings_to_yaml
     from gaqueens.reports import sensitivity
 
@@ -249,10 +241,9 @@ def _sensitivity(summary, experiment, folder: Path, name: str, drawing):
     ga = next((entry for entry in experiment.entries if entry.name == "ga"), None)
     table = sensitivity.cells(summary, grid, None if ga is None else "ga")
     fixed = sensitivity.ga_values(settings_to_yaml(ga) if ga else {}, grid.paths)
-    jobs = [(sensitivity.lines_plot, table, grid, fixed, folder / "sensitivity.png", name,
-             experiment.problem)]
+    sensitivity.lines_plot(table, grid, fixed, folder / "sensitivity.png", name,
+                           experiment.problem)
     if len(grid.paths) == 2:
-        jobs.append((sensitivity.heatmap, table, grid, fixed, folder / "sensitivity-heatmap.png",
-                     name, experiment.problem))
-    drawing.add(jobs)
+        sensitivity.heatmap(table, grid, fixed, folder / "sensitivity-heatmap.png", name,
+                            experiment.problem)
     return table

@@ -22,9 +22,8 @@ import pandas as pd
 from gaqueens import problems
 from gaqueens.reports import folded
 from gaqueens.reports.figures import (PUBLISHED, board_ticks, conflicts_y, crowded, drawn,
-                                      is_cell, legend, log_axis, log_x, looks, new_figure, palette, panels,
-                                      single,
-                                      powers, save_figure)
+                                      is_cell, legend, log_axis, log_x, looks, new_figure,
+                                      palette, panels, powers, save_figure, single)
 from gaqueens.reports.words import size_of
 
 QUESTIONS = {
@@ -48,7 +47,7 @@ CAPTIONS = {
     "growth": "Median work per run against the {size}, both log scales, a panel per unit of "
               "work: each entry's median with its 95% bootstrap interval (bars), the "
               "published medians as open diamonds, and the line fitted to the logarithms "
-              "(least squares, scipy.stats.linregress) over the {sizes} solved at the median, "
+              "(least squares) over the {sizes} solved at the median, "
               "dashed, the published GA's (or the best grid cell's, or the first entry's) with "
               "its 95% confidence band; "
               "the legend gives each fitted exponent with its 95% interval.",
