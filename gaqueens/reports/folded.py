@@ -1,6 +1,6 @@
 """The GA's traces folded one run at a time into what the exports need, so that the exports of
 a sweep hold one run's trace at a time, never all of them (a 100,000-run sweep's traces fill
-about 9 GB as one table):
+gigabytes as one table):
 
 first rows   each run's first generation (a small table: a row a run), from which
              tables.summarize measures the first populations' attacking pairs

@@ -2,11 +2,11 @@
 median, the verdict against a published median, and the power of that verdict.
 
 The percentile bootstrap here is scipy.stats.bootstrap's (method "percentile", resampling with
-replacement); it is written out because importing scipy.stats costs about 0.9 s, more than the
-whole main job. tests/test_stats.py checks that both give the same intervals, to within the
-resampling noise. RESAMPLES = 10,000 resamples put the 2.5% and 97.5% quantiles within about
-one step of the work (20 evaluations on board 8) of their limit, and the power below within
-about 0.4 percentage points.
+replacement); it is written out because a sweep of one algorithm (the main job) needs
+scipy.stats for nothing else, and importing it would make the main job markedly slower.
+tests/test_stats.py checks that both give the same intervals, to within the resampling noise.
+RESAMPLES = 10,000 resamples put the 2.5% and 97.5% quantiles within about one step of the
+work (20 evaluations on board 8) of their limit.
 
 A run that did not solve its board enters as CENSORED, a stand-in for infinite work that keeps
 the arithmetic finite; values at least REACHED are read back as infinite.

@@ -111,7 +111,7 @@ PARALLEL_FROM = 20_000  # runs from which the groups' resampling is shared among
 
 def in_parallel(function, tasks: list[tuple], runs: int) -> list:
     """``function(*task)`` for each task, in order: on every core for tables of PARALLEL_FROM
-    runs or more (the exports of a 100,000-run sweep resample for half a minute on one), here
+    runs or more (the exports of a 100,000-run sweep would resample long on one), here
     otherwise."""
     if runs < PARALLEL_FROM or len(tasks) < 2:
         return [function(*task) for task in tasks]
