@@ -34,7 +34,7 @@ def line(axes, times, runs_of, band: bool = True, label=None, **style) -> None:
         axes.plot([], [], label=label, **style)  # in the legend: no run reached anything
         return
     x, fraction, low, high = ecdf_band(times, runs_of, resamples=BAND_RESAMPLES if band else 0)
-    if band:
+    if low is not None:
         axes.fill_between(x, low, high, step="post", color=style["color"], alpha=0.13, lw=0,
                           zorder=style.get("zorder", 2) - 0.5)
     axes.step(np.r_[x[0], x], np.r_[0, fraction], where="post", label=label, **style)
