@@ -450,10 +450,11 @@ BAD_INPUTS = {
     "engine-unknown": ("boards: [8]\nga: {engine: torch}\n", ["ga.engine must be one of numpy, deap"]),
     "fitness-unknown": ("boards: [8]\nga: {fitness: queens}\n", ["ga.fitness must be one of pairs, excess"]),
     "deap-misspelt": ("boards: [8]\nga: {mutation: {deap: mutShuffleIndex, indpb: 0.1}}\n",
-                      ["ga.mutation.deap 'mutShuffleIndex' names no mutation function",
+                      ["ga.mutation.deap 'mutShuffleIndex' is not a known mutation function",
                        "did you mean mutShuffleIndexes?"]),
     "deap-wrong-kind": ("boards: [8]\nga: {mutation: {deap: cxOrdered}}\n",
-                        ["ga.mutation.deap 'cxOrdered' names no mutation function of deap.tools"]),
+                        ["ga.mutation.deap 'cxOrdered' is not a known mutation function of "
+                         "deap.tools"]),
     "deap-missing-argument": ("boards: [8]\nga: {mutation: {deap: mutShuffleIndexes}}\n",
                               ["ga.mutation.deap", "missing a required argument: 'indpb'"]),
     "deap-unexpected-argument": ("boards: [8]\nga: {select: {deap: selTournament, tournsize: 3, size: 2}}\n",

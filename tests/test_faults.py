@@ -458,7 +458,7 @@ def test_a_sweep_needs_no_fcntl(tmp_path):
 
 # ---- Dask -------------------------------------------------------------------------------------
 
-DASK = "boards: [64]\nseeds: {first: 1, last: 80}\nga: {variation: and, mutpb: 1}\n"  # as LONG
+DASK = "boards: [16]\nseeds: {first: 1, last: 80}\nga: {engine: deap}\n"  # as LONG
 
 
 def kill_a_dask_worker(cluster, out, stored_before: int, killed: list):
@@ -521,7 +521,7 @@ def test_a_dask_batch_the_scheduler_gives_up_on_stops_the_sweep_with_exit_3(tmp_
     assert code == 3
     error = capsys.readouterr().err.strip()
     assert len(error.splitlines()) == 1
-    assert error.startswith("error: the Dask workers running ga on board 64, seeds ")
+    assert error.startswith("error: the Dask workers running ga on board 16, seeds ")
     assert "KilledWorker" in error and "the runs stored so far are kept" in error
     count, distinct = stored(out)
     assert count == distinct >= 20

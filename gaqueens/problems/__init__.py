@@ -23,15 +23,9 @@ A problem is an object (subclass Problem) with:
     measured(size, solution, measure)  the measure of one genome, recounted by the verifier
     has_solution(size), facts(size)    for the experiment's checks and the tables
     drawing(solution)                  the genome drawn in text, or None
-    swaps(size, measure, runs)         optional: an incremental fitness of swap children for
-                     the GA's batched path (gaqueens.ga.batched), or None; what it has is
-                     what gaqueens.problems.nqueens.swaps.RunsFitness has
-    compiled(size, measure, scheme, ties)   optional: that path's whole generation
-                     compiled and loaded, or None: a function of the batch's arrays that
-                     advances every row one generation in place (genomes and counters,
-                     values, slots, evaluations, best), from the raw draws of
-                     gaqueens.ga.draws, and returns nothing (what it must do:
-                     gaqueens.ga.batched.step, gaqueens.problems.nqueens.generation_kernel)
+
+An algorithm may look for more on a problem, for its own use: the GA's compiled generation
+(``ga_compiled``, gaqueens.ga.generation says what it is), which N-Queens has.
 
 The GA counts its evaluations through ``fitness(size, measure)``, a Fitness that counts the
 genomes it is given, as IOHexperimenter's problems count theirs.
@@ -73,7 +67,6 @@ class Problem:
     title = ""
     measures: tuple[str, ...] = ("conflicts",)
     conflicts_label = "conflicts"
-    incremental = False  # whether swaps() gives the batched GA's incremental fitness
 
     def evaluate(self, size: int, genomes: np.ndarray, measure: str) -> np.ndarray:
         raise NotImplementedError
@@ -103,12 +96,6 @@ class Problem:
         return {"placements": placements_text(size), "solutions": None, "random_conflicts": None}
 
     def drawing(self, solution) -> str | None:
-        return None
-
-    def swaps(self, size: int, measure: str, runs: int):
-        return None
-
-    def compiled(self, size: int, measure: str, scheme: str, ties: str):
         return None
 
 
