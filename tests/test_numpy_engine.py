@@ -3,7 +3,9 @@ seed's one-seed run (tests/runs.py, same_run: numbers, solution and trace), for 
 the compiled generation of the published family (gaqueens.problems.nqueens.generation_kernel)
 makes the numpy step's runs; results come in the seeds' order with their share of the time."""
 
+import csv
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,6 +18,8 @@ from gaqueens.ga.operators import Operator, make
 from gaqueens.ga.variation import lowest
 from gaqueens.runtime.execution import execute_batch
 from runs import same_run
+
+TABLE = Path(__file__).parents[1] / "results" / "table" / "runs.csv"
 
 
 @st.composite
@@ -103,6 +107,22 @@ def test_the_faster_ways_on_a_board_of_int16_counters():
     for made in (ga.run_many(settings, 300, [1, 2]),
                  ga.run_many(settings, 300, [1, 2], compiled=True)):
         assert all(same_run(a, b) for a, b in zip(made, reference))
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["numpy", "compiled"])
+def test_the_published_tables_runs_are_reproduced(compiled):
+    """results/table/runs.csv: every run's generations, evaluations, conflicts and solution."""
+    with open(TABLE, encoding="utf-8") as file:
+        rows = [row for row in csv.DictReader(file) if row["algorithm"] == "ga"]
+    assert len(rows) == 500
+    for board in sorted({int(row["board"]) for row in rows}):
+        mine = sorted((r for r in rows if int(r["board"]) == board), key=lambda r: int(r["seed"]))
+        results = ga.run_many(GaSettings(), board, [int(r["seed"]) for r in mine],
+                              compiled=compiled)
+        for row, result in zip(mine, results):
+            assert (int(row["generations"]), int(row["work"]), int(row["conflicts"])) == (
+                result.generations, result.work, result.conflicts)
+            assert row["solution"] == " ".join(map(str, result.solution.tolist()))
 
 
 def test_runs_end_both_ways_in_one_batch_and_leave_it():

@@ -84,22 +84,25 @@ def warm(settings: GaSettings) -> None:
     run_many(replace(settings, generations=min(settings.generations, WARM_GENERATIONS)), 8, [0])
 
 
-# bytes of a run's peak beyond the loaded process, per queen of each genome, measured by
-# python -m gaqueens.bench.memory (results/bench gives the figures): engine: numpy, per queen
-# of a run's population (setting up the first population is the peak); engine: deap, per queen
-# of the population and the children; and each run's trace, per generation
+# bytes of a run's peak beyond the loaded process, per queen, measured by python -m
+# gaqueens.bench.memory (results/bench gives the figures): the published family on engine:
+# numpy, per queen of a run's population (setting up the first population is the peak: its
+# children are never whole genomes); any other setting, per queen of the population and the
+# children; and each run's trace, per generation
 MEMORY_BATCHED, MEMORY_GENOME, MEMORY_GENERATION, MEMORY_FIXED = 240, 120, 64, 2**19
 
 
 def memory(settings: GaSettings, board: int, runs: int = 1) -> int:
-    """The bytes ``runs`` runs on this board need beyond the loaded process: on engine: numpy,
-    advanced together, MEMORY_BATCHED per queen of each run's population; on engine: deap (one
-    run at a time) MEMORY_GENOME per queen of the population and the children; and each run's
-    trace, MEMORY_GENERATION a generation."""
-    if together(settings, board):
+    """The bytes ``runs`` runs on this board need beyond the loaded process, on engine: numpy
+    advanced together, on engine: deap one at a time: MEMORY_BATCHED per queen of each run's
+    population for the published family (gaqueens.ga.generation), else MEMORY_GENOME per
+    queen of the population and the children; and each run's trace, MEMORY_GENERATION a
+    generation."""
+    if generation.family(settings, board):
         per_run = MEMORY_BATCHED * settings.population * board
     else:
-        per_run, runs = MEMORY_GENOME * (settings.population + settings.children) * board, 1
+        per_run = MEMORY_GENOME * (settings.population + settings.children) * board
+    runs = runs if together(settings, board) else 1
     return MEMORY_FIXED + runs * (per_run + MEMORY_GENERATION * settings.generations)
 
 

@@ -44,11 +44,15 @@ def mistake(operator: Operator, out, size: int = 0, individuals=None, count: int
     (a selection: asked for ``count`` of ``individuals``), as "returned ..., expected ...", or
     None."""
     if operator.kind in ("select", "survivors"):
+        expected = f"expected a list of {count} of the individuals it is given"
+        if not isinstance(out, (list, tuple)):
+            return f"returned {_shown(out)}, {expected}"
+        if len(out) != count:
+            return f"returned {len(out)} individuals, {expected}"
         given = {id(individual) for individual in individuals}
-        if (isinstance(out, (list, tuple)) and len(out) == count
-                and all(id(item) in given for item in out)):
-            return None
-        return f"returned {_shown(out)}, expected a list of {count} of the individuals given"
+        if not all(id(item) in given for item in out):
+            return f"returned individuals it was not given, {expected}"
+        return None
     expected = EXPECTED[operator.kind].format(last=size - 1)
     if not isinstance(out, tuple) or len(out) != (2 if operator.kind == "crossover" else 1):
         return f"returned {_shown(out)}, expected {expected} (DEAP's convention)"
@@ -67,9 +71,10 @@ def mistake(operator: Operator, out, size: int = 0, individuals=None, count: int
 
 
 def _shown(value) -> str:
-    """A returned value in a message: its type and its start."""
+    """A returned value in a message: its start and its type (a DEAP individual is a list)."""
     text = repr(value)
-    return f"{text[:60]}{'...' if len(text) > 60 else ''} (a {type(value).__name__})"
+    kind = next((k.__name__ for k in (list, tuple) if isinstance(value, k)), type(value).__name__)
+    return f"{text[:60]}{'...' if len(text) > 60 else ''} (a {kind})"
 
 
 def checked(operator: Operator, function, arguments: tuple, keywords: dict, size: int = 0,
