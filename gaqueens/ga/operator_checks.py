@@ -4,14 +4,15 @@ on every call in a run of an operator that gaqueens did not define (``checked``)
 list of k of the individuals it is given; a crossover a 2-tuple of the two genomes; a mutation
 a 1-tuple of the genome (DEAP's conventions); every genome a permutation of 0..n-1 of the
 board's length. A mistake is one line naming the operator (its import path, or DEAP's name),
-what it returned and what was expected: at load, the file's key; in a run, a Fault (exit 3).
+what it returned and what was expected: at load, the file's key; in a run, a PluginError (a
+fault, exit 3).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gaqueens.core.errors import Fault
+from gaqueens.core.registry import PluginError
 
 if TYPE_CHECKING:
     from gaqueens.ga.operators import Operator
@@ -80,15 +81,15 @@ def _shown(value) -> str:
 def checked(operator: Operator, function, arguments: tuple, keywords: dict, size: int = 0,
             individuals=None, count: int = 0):
     """``function(*arguments, **keywords)``, the operator's own (bound to a run's generator),
-    and what it returned, checked when it is not built in: a Fault naming the operator, what
-    it returned and what was expected, or what it raised (a plug-in's mistake, exit 3)."""
+    and what it returned, checked when it is not built in: a PluginError (a fault, exit 3)
+    naming the operator, what it returned and what was expected, or what it raised."""
     if operator.built_in:
         return function(*arguments, **keywords)
     try:
         out = function(*arguments, **keywords)
     except Exception as error:
-        raise Fault(f"{named(operator)} raised {type(error).__name__}: {error}") from error
+        raise PluginError(f"{named(operator)} raised {type(error).__name__}: {error}") from error
     wrong = mistake(operator, out, size, individuals, count)
     if wrong:
-        raise Fault(f"{named(operator)} {wrong}")
+        raise PluginError(f"{named(operator)} {wrong}")
     return out

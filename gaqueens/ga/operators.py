@@ -31,9 +31,8 @@ import random
 from dataclasses import dataclass, field
 from functools import cache
 
-from gaqueens.core.algorithms import imported
 from gaqueens.core.ranges import Number, Whole
-from gaqueens.core.registry import Registry, Unknown
+from gaqueens.core.registry import Registry, Unknown, hint, imported
 from gaqueens.ga import randomness
 from gaqueens.ga.operator_checks import Ranked, mistake
 
@@ -210,11 +209,11 @@ def make(kind: str, name: str, **arguments) -> Operator:
 
 def deap_operator(kind: str, name, arguments: dict) -> Operator:
     """DEAP's deap.tools function ``name`` as an operator of ``kind``, its arguments checked."""
-    tools, names = deap_tools(), Registry(f"{kind} function of deap.tools")
-    for known in sorted(dir(tools)):
-        if known.startswith(DEAP_PREFIX[kind]) and callable(getattr(tools, known)):
-            names[known] = known
-    names.find(name)  # Unknown, with the closest name, when deap.tools has no such function
+    prefix, tools = DEAP_PREFIX[kind], deap_tools()
+    known = sorted(n for n in dir(tools) if n.startswith(prefix) and callable(getattr(tools, n)))
+    if name not in known:
+        raise Unknown(f"names no {kind} function of deap.tools{hint(name, known)}; "
+                      f"{len(known)} start with {prefix}, e.g. {', '.join(known[:4])}")
     _check_arguments(kind, getattr(tools, name), arguments, f"DEAP's {name}")
     return Operator(kind, "deap", tuple(sorted(arguments.items())), name)
 
