@@ -34,7 +34,9 @@ N-Queens has both (gaqueens.problems.nqueens.swaps, .generation_kernel): the num
 children then cost a few of their parents' diagonal counters each, not a count of every
 diagonal, and the compiled one does a generation in one call. Both draw a window of
 generations at once (WINDOW): the draws of a generation do not depend on when they are made.
-They earn their lines by the goals of results/bench (the whole table, the 100,000-run sweep).
+Each earns its lines by a goal: the swap fitness, engine: numpy's cost per evaluation beside
+genoxide's and the whole table's wall time (results/bench); the compiled generation, the
+100,000-run sweep's wall time (results/scale), which the numpy step alone misses.
 """
 
 from __future__ import annotations
