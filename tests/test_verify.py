@@ -220,6 +220,9 @@ def test_the_files_alone_still_show_an_altered_row(capsys, folder, tmp_path):
 def test_runs_compact_csv_stands_in_for_runs_csv_when_only_it_is_kept(capsys, folder, tmp_path):
     kept = committed(folder, tmp_path, compact=True)
     (kept / "runs.csv").rename(kept / "runs-compact.csv")  # as results/scaling keeps it
+    record = json.loads((kept / "manifest.json").read_text())  # and as its sweep lists it
+    record["outputs"]["files"].append("runs-compact.csv")
+    (kept / "manifest.json").write_text(json.dumps(record))
     code, lines, _ = verified(capsys, kept)
     assert code == 0 and "runs of runs-compact.csv (it has no placements) pass" in lines[0]
     runs = pd.read_csv(kept / "runs-compact.csv")

@@ -147,15 +147,18 @@ fetches nothing.</footer>
 def write(path, settings: dict | None = None, store=None, player: dict | None = None) -> Path:
     """Writes ``path``/index.html from the folder's exports; ``settings`` (entry name ->
     GaSettings) are the GA entries' settings, read from the manifest when None; ``store``, the
-    folder's open store, gives the runs and the code that made each. ``player`` is the
+    folder's open store, gives the runs of runs.csv (those the outputs describe, which may be
+    fewer than it keeps) and the code that made each. ``player`` is the
     player's data where already made (``player_of``). Returns the page's path."""
     folder = page_data.read(path)
-    if store is not None:  # the stored runs, their placements included
-        folder.runs = store.runs()
+    keys = None if folder.runs is None else set(zip(
+        *(folder.runs[column].tolist() for column in ("algorithm", "board", "seed"))))
+    if store is not None:  # the stored runs of runs.csv, their placements included
+        folder.runs = store.runs(keys)
     names = set(folder.summary["algorithm"])
     if settings is None:
         settings = page_data.ga_settings(folder.manifest, names)
-    codes = page_data.stored_codes(folder, store)
+    codes = page_data.stored_codes(folder) if store is None else store.codes(keys)
     data = player if player is not None else player_of(folder.runs, settings, names, codes)
     m = folder.manifest or {}
     lead = (f"{len(folder.runs) if folder.runs is not None else 'Its'} runs"
