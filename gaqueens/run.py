@@ -165,7 +165,7 @@ def _write_replays(args, settings, result) -> None:
     if args.trace:
         end, frames = trace.frames(settings, args.board, args.seed, strided=True)
         check(end, frames)
-        write_text(Path(args.trace), trace.trace_text(args.board, frames))
+        write_text(Path(args.trace), trace.trace_text(args.board, frames, settings.problem))
         print(f"trace: {args.trace} ({len(frames)} frames)")
     if args.html:
         row = SimpleNamespace(algorithm=args.algorithm, board=args.board, seed=args.seed,
@@ -175,7 +175,7 @@ def _write_replays(args, settings, result) -> None:
         if not item["matches"]:
             raise Fault(f"the run made again for {args.algorithm} on board {args.board}, seed "
                         f"{args.seed} does not end as the run did")
-        page.player_page(Path(args.html), args.algorithm, item)
+        page.player_page(Path(args.html), args.algorithm, item, settings.problem)
         print(f"page: {args.html} ({len(item['frames'])} frames)")
 
 

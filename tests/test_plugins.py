@@ -211,7 +211,7 @@ def test_a_plugin_problem_runs_through_sweep_verify_export_tables_and_plots(site
     assert summary.loc[summary["board"] == 6, "placements"].iloc[0] == "720"
     assert summary["solutions"].isna().all() and summary["random_exact"].isna().all()
     text = (out / "summary.md").read_text()
-    assert "repeated gaps of a random placement" in text
+    assert "repeated gaps of a random genome" in text
     assert (out / "convergence.png").exists() and (out / "ecdf.png").exists()
     manifest = (out / "manifest.json").read_text()
     assert '"problem": "all-interval"' in manifest

@@ -23,6 +23,20 @@ A problem is an object (subclass Problem) with:
     measured(size, solution, measure)  the measure of one genome, recounted by the verifier
     has_solution(size), facts(size)    for the experiment's checks and the tables
     drawing(solution)                  the genome drawn in text, or None
+
+Its words, which every table, plot, page and trace of its runs uses, so that a problem reads
+as itself (each has a default):
+
+    size_label, sizes_label   the word for one instance size and its plural: "size 9" ("board
+                     8" for N-Queens), in tables' headings, plots' axes and messages
+    genome_label     the word for one genome, e.g. "placement" for N-Queens
+    size_text(size)  one size in a plot's legend or title: "size 9" ("8 x 8" for N-Queens)
+    picture          how the page's player draws a genome: "genome", plainly, a bar per entry
+                     as high as its value; "queens", as queens on a board with a line between
+                     each attacking pair (N-Queens, whose traces then carry those pairs)
+    trace_example    its name in traces (genoxide's format 1, ``example``); ``name`` if empty
+    measured_rows(size, genomes, measure)   ``measured`` of each row of ``genomes``, at once
+                     where the verifier can
     swaps(size, measure, runs)         optional: an incremental fitness of swap children for
                      the GA's batched path (gaqueens.ga.batched), or None; what it has is
                      what gaqueens.problems.nqueens.swaps.RunsFitness has
@@ -73,6 +87,10 @@ class Problem:
     title = ""
     measures: tuple[str, ...] = ("conflicts",)
     conflicts_label = "conflicts"
+    size_label, sizes_label = "size", "sizes"
+    genome_label = "genome"
+    picture = "genome"  # or "queens"
+    trace_example = ""
     incremental = False  # whether swaps() gives the batched GA's incremental fitness
 
     def evaluate(self, size: int, genomes: np.ndarray, measure: str) -> np.ndarray:
@@ -85,6 +103,14 @@ class Problem:
     def measured(self, size: int, solution: list[int], measure: str) -> int:
         """The measure of one genome, recounted; by default ``evaluate`` on it."""
         return int(self.evaluate(size, np.asarray([solution]), measure)[0])
+
+    def measured_rows(self, size: int, genomes, measure: str) -> np.ndarray:
+        """``measured`` of each row of ``genomes``; by default one at a time."""
+        return np.array([self.measured(size, [int(v) for v in genome], measure)
+                         for genome in genomes], dtype=np.int64)
+
+    def size_text(self, size: int) -> str:
+        return f"{self.size_label} {size:,}"
 
     def fitness(self, size: int, measure: str | None = None) -> Fitness:
         return Fitness(self, size, measure or self.measures[0])
