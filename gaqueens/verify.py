@@ -14,8 +14,8 @@ With the folder's store (runs.sqlite):
   store keeps (a narrower rerun; gaqueens/runtime/manifest.py);
 - runs.csv and summary.csv are what the store gives: exported again in memory (the runs of the
   manifest's experiment in its order, the summary from gaqueens/reports/tables.py), they have
-  the same rows, text equal and numbers equal to a relative 1e-9; summary.md is headed by the
-  experiment and made from as many runs;
+  the same rows, text equal and numbers equal to a relative 1e-9; summary.md says it is made
+  from as many runs, by the sweep manifest.json names;
 - the outputs present are those the manifest lists, none left by another sweep, and no sweep
   stopped while moving its outputs in (gaqueens/reports/staged.py).
 
@@ -244,7 +244,7 @@ def _exports(folder: Path, experiment, runs, traces, problems, summary=None) -> 
     summary = ordered(summary(traces), experiment)
     skip = ("random_measured",) if traces is None else ()
     problems += compare(folder / "summary.csv", summary, ("algorithm", "board"), skip)
-    problems += checked.summary_md_problems(folder, experiment, len(runs))
+    problems += checked.summary_md_problems(folder, manifest.read(folder), len(runs))
 
 
 def main(argv=None) -> int:

@@ -368,3 +368,38 @@ def test_a_batch_checked_together_gets_the_answers_one_by_one_gives(changes):
     rule = stored_claims("ga", {})
     expected = [run_problem(rule, r.solution, 8, r.conflicts, r.solved) for _, r in finished]
     assert runs_problems(rule, 8, finished) == expected
+
+
+# ---- the outputs against the manifest that speaks for them (gaqueens/reports/checked.py) -----
+
+
+def test_outputs_the_manifest_does_not_list_or_lists_but_lacks_are_found(capsys, folder):
+    (folder / "ecdf.svg").unlink()
+    (folder / "sensitivity.png").write_bytes(b"")  # left by a sweep of another experiment
+    code, lines, _ = verified(capsys, folder)
+    assert code == 1 and lines[0] == f"{folder}: 2 problems:"
+    assert sorted(lines[1:]) == ["  ecdf.svg: missing, though manifest.json lists it",
+                                 "  sensitivity.png: not one of the outputs manifest.json lists"]
+
+
+def test_a_summary_md_of_other_runs_or_another_sweep_is_found(capsys, folder):
+    text = (folder / "summary.md").read_text()
+    runs = len(pd.read_csv(folder / "runs.csv"))
+    (folder / "summary.md").write_text(text.replace(f"From {runs} runs", f"From {runs - 1} runs"))
+    code, lines, _ = verified(capsys, folder)
+    assert code == 1 and lines[1:] == [f"  summary.md: does not say it is made from the {runs} "
+                                       "runs manifest.json says the outputs describe"]
+    record = json.loads((folder / "manifest.json").read_text())
+    (folder / "summary.md").write_text(text.replace(record["started"], "2000-01-01T00:00:00+00:00"))
+    code, lines, _ = verified(capsys, folder)
+    assert code == 1 and lines[1:] == ["  summary.md: names another sweep than manifest.json"]
+
+
+def test_a_manifest_saying_its_outputs_describe_other_runs_is_found(capsys, folder):
+    record = json.loads((folder / "manifest.json").read_text())
+    record["outputs"]["runs"] += 1
+    (folder / "manifest.json").write_text(json.dumps(record))
+    code, lines, _ = verified(capsys, folder)
+    runs = len(pd.read_csv(folder / "runs.csv"))
+    assert code == 1 and lines[1:] == [f"  manifest.json: its outputs describe {runs + 1} runs, "
+                                       f"its experiment has {runs}"]

@@ -6,7 +6,8 @@ from which the summary's attacking pairs of random placements are measured again
 
 And what it checks of the outputs beside the runs, from the manifest that speaks for them
 (gaqueens/runtime/manifest.py): the files it lists, the runs it says they describe, and
-summary.md's first lines (``outputs_problems``, ``summary_md_problems``)."""
+summary.md's line naming its runs and their sweep (``outputs_problems``,
+``summary_md_problems``)."""
 
 from __future__ import annotations
 
@@ -130,19 +131,19 @@ def outputs_problems(folder: Path, record: dict, experiment, stored: bool) -> li
                     if stored and name not in compared and not (folder / name).exists()]
 
 
-def summary_md_problems(folder: Path, experiment, runs: int) -> list[str]:
-    """Whether summary.md is headed by the manifest's experiment and made from its ``runs``
-    runs (what it says first; the tables under it come from summary.csv)."""
+def summary_md_problems(folder: Path, record: dict, runs: int) -> list[str]:
+    """Whether summary.md says it is made from the ``runs`` runs the manifest ``record``
+    describes, by the sweep it names (its line under the heading)."""
     path = folder / "summary.md"
-    if not path.exists():
+    if not path.exists() or record is None:
         return []
     lines = path.read_text(encoding="utf-8").splitlines()
-    heading = f"# {outputs.title(experiment)}"
-    if not lines or lines[0] != heading:
-        return [f"summary.md: headed {lines[0] if lines else ''!r}, expected {heading!r}"]
-    if len(lines) < 3 or not lines[2].startswith(f"From {runs} "):
-        return [f"summary.md: does not say it is made from the {runs} runs of the experiment in "
-                f"{manifest.FILE}"]
+    said = lines[2] if len(lines) > 2 else ""
+    if not said.startswith(f"From {runs} "):
+        return [f"summary.md: does not say it is made from the {runs} runs {manifest.FILE} "
+                "says the outputs describe"]
+    if f"the runs: {manifest.describe(record)};" not in said:
+        return [f"summary.md: names another sweep than {manifest.FILE}"]
     return []
 
 
