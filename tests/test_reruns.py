@@ -207,6 +207,42 @@ def test_fresh_runs_stopped_while_computing_take_the_outputs_of_the_runs_discard
     assert record(out)["settings"]["algorithms"]["ga"]["population"] == 10
 
 
+def test_runs_of_other_code_kept_or_discarded_leave_folders_that_verify(tmp_path, monkeypatch):
+    from gaqueens.runtime import manifest
+
+    file, out = experiment_file(tmp_path, N8), tmp_path / "out"
+    monkeypatch.setattr(manifest, "code_identity", lambda: "gaqueens 0.1.0, commit aaaa")
+    assert sweep(file, out, "--seeds", "1..3") == 0
+    monkeypatch.setattr(manifest, "code_identity", lambda: "gaqueens 0.1.0, commit bbbb")
+    assert sweep(file, out, "--mixed-code") == 0
+    verifies(out)
+    assert sweep(file, out, "--seeds", "2..4", "--mixed-code") == 0  # narrower, still mixed
+    verifies(out)
+    assert record(out)["mixed_code"] == {"ga": {"gaqueens 0.1.0, commit aaaa": 2}}
+    with monkeypatch.context() as patched:  # --fresh discards the runs the outputs describe
+        stopping_after_a_batch(patched)
+        assert sweep(file, out, "--fresh") == 130
+    assert exports(out) == {} and record(out)["outputs"] is None
+    verifies(out)
+    assert sweep(file, out) == 0
+    verifies(out)
+    with Store(out) as store:
+        assert store.codes() == {"ga": {manifest.entry_code(()): 6}}
+
+
+def test_a_grid_cell_that_becomes_the_ga_twin_keeps_the_runs_it_made_as_a_cell(tmp_path):
+    """Found by the property below: the ga's settings changed to a cell's (--fresh), the
+    cell's own stored runs and those of the ga computed for it met in the store."""
+    grid = "grid: {population: [10, 20]}\n"
+    file, out = experiment_file(tmp_path, N8 + "ga: {population: 20}\n" + grid), tmp_path / "out"
+    assert sweep(file, out, "--seeds", "1..2") == 0
+    assert sweep(file, out, "--seeds", "1..3", "--set", "ga.population=10", "--fresh") == 0
+    verifies(out)
+    runs = pd.read_csv(out / "runs.csv").set_index(["algorithm", "board", "seed"])
+    columns = ["solved", "conflicts", "generations", "work", "solution"]
+    assert runs.loc["population=10", columns].equals(runs.loc["ga", columns])
+
+
 # ---- stopped while writing the outputs, and while moving them in ----------------------------
 
 

@@ -112,7 +112,8 @@ def compute(store: Store, experiment: Experiment, plan: Plan,
         results, elsewhere = _executor(work, plan.workers, plan.client)
         try:
             starting(elsewhere)
-            _store(store, results, len(computed), experiment, plan.progress, codes, shared)
+            _store(store, results, len(computed), experiment, plan.progress, codes, shared,
+                   done)
         finally:
             results.close()
     except BaseException as error:
@@ -163,10 +164,12 @@ def _executor(work: list, workers: int, client):
 
 
 def _store(store, results, count: int, experiment: Experiment, progress: bool,
-           codes: dict[str, str], shared: dict[str, str]) -> None:
+           codes: dict[str, str], shared: dict[str, str], done: set) -> None:
     """Verifies and stores each batch of results as it arrives, under its entry's name and
     under the names of the entries that share its runs (``shared``: name -> the entry whose
-    runs it shares); SIGTERM interrupts it as Ctrl-C does (runtime/signals.py)."""
+    runs it shares) but where ``done`` (the keys stored before) has them already: a grid cell
+    that became the ga's twin keeps the runs it made as a cell of its own. SIGTERM interrupts
+    it as Ctrl-C does (runtime/signals.py)."""
     from tqdm import tqdm
 
     rules = entry_claims(experiment.entries)
@@ -179,7 +182,10 @@ def _store(store, results, count: int, experiment: Experiment, progress: bool,
                 check_batch(batch.name, rules[batch.name], batch.board, finished)
                 for name in [batch.name, *(twin for twin, same in shared.items()
                                            if same == batch.name)]:
-                    store.add(name, batch.algorithm.unit, batch.board, finished, codes[name])
+                    new = [(seed, result) for seed, result in finished
+                           if (name, batch.board, seed) not in done]
+                    if new:
+                        store.add(name, batch.algorithm.unit, batch.board, new, codes[name])
                 bar.update(len(finished))
                 stop.check()
             stop.check()
