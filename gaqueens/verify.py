@@ -195,7 +195,7 @@ def _checked(folder: Path, store: Store, experiment, problems: list[str], settin
     _exports(folder, experiment, runs, first_frame(first), problems, summary)
     described = "" if len(keys) == count else f" (the outputs describe {len(keys)} of them)"
     return (f"{count} stored runs pass the verifier{described}; runs.csv, summary.csv and "
-            f"{manifest.FILE} match the store{checked.since(record)}")
+            f"{manifest.FILE} match the store{checked.since(record, count)}")
 
 
 def _runs_file(folder: Path) -> str | None:

@@ -147,12 +147,13 @@ def summary_md_problems(folder: Path, record: dict, runs: int) -> list[str]:
     return []
 
 
-def since(record: dict) -> str:
+def since(record: dict, count: int) -> str:
     """What verify's verdict adds of the sweeps that stored runs since the outputs were
-    written."""
+    written, of the ``count`` runs stored now (the manifest says how many there were then)."""
     sweeps = record.get("since") or []
     if not sweeps:
         return ""
-    added = sum(sweep.get("runs_added") or 0 for sweep in sweeps)
+    then = (record.get("outputs") or {}).get("stored")
+    added = count - then if then is not None else sum(s.get("runs_added") or 0 for s in sweeps)
     return (f"; {added} of them stored since by {len(sweeps)} sweep"
             f"{'s' * (len(sweeps) > 1)} that wrote no outputs ({sweeps[-1].get('status')})")
