@@ -69,7 +69,8 @@ def test_report_on_a_problem_not_installed_says_so_in_one_line(swept, tmp_path, 
     assert report.main([str(copy)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
-    assert "manifest.json: settings.problem no_such.problem cannot be loaded" in err
+    assert "manifest.json: settings.problem no_such.problem" in err
+    assert "cannot be imported (ModuleNotFoundError: No module named 'no_such')" in err
 
 
 def test_the_page_reads_as_the_problem(swept):

@@ -47,6 +47,11 @@ class NQueens(Problem):
     def reject(self, size, solution, conflicts, solved, solved_at, measure):
         return verifier.rejection(solution, size, conflicts, solved, solved_at, measure)
 
+    def reject_many(self, size, rows, conflicts, solved, solved_at, measure):
+        """``reject`` of every row at once: the verifier's rejection_rows, the very function
+        ``reject`` applies to one."""
+        return verifier.rejection_rows(rows, size, conflicts, solved, solved_at, measure)
+
     def measured(self, size: int, solution, measure: str) -> int:
         if measure == "pairs":
             return verifier.attacking_pairs(solution)
