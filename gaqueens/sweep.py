@@ -4,6 +4,12 @@
                                   [--workers K] [--scheduler ADDRESS] [--memory-budget SIZE]
                                   [--fresh] [--mixed-code] [--quiet]
 
+The outputs describe the runs this command asks for, whatever else the store keeps: after
+``--seeds 1..20``, ``--seeds 1..5`` computes nothing and exports seeds 1 to 5, the 20 stored
+runs kept. Every sweep writes its outputs and manifest anew and moves them in together
+(gaqueens.reports.staged): stopped at any point, it leaves the earlier ones as they were, so
+the folder verifies.
+
 Runs already in the output folder's store are not run again, so an interrupted sweep resumes
 where it stopped. ``--set PATH=VALUE`` changes a setting of the file as if it were written there
 (gaqueens.experiment.overrides); the manifest records it. The runs are computed and stored by
@@ -93,19 +99,19 @@ def owned_problem(folder, fresh: bool) -> str | None:
 def _sweep(experiment: Experiment, plan: Plan) -> str:
     imported = []
 
-    def starting(elsewhere: bool, new: bool) -> None:
-        if new:
-            outputs.remove(experiment.output)  # the exports of earlier runs, now out of date
+    def starting(elsewhere: bool) -> None:
         imported.append(_import_later(*outputs.HEAVY) if elsewhere else _import_now(*outputs.HEAVY))
 
     with Store(experiment.output, write=True) as store:
-        compute(store, experiment, plan, starting)
+        outputs.settle(experiment.output)  # outputs a sweep stopped moving in
+        sweep = compute(store, experiment, plan, starting,
+                        stale=lambda: outputs.remove(experiment.output))
         if plan.client is not None:  # done with: the exports then fork, its threads gone
             plan.client.close()
         for thread in imported:
             thread.join()
         try:
-            table = outputs.write(store, experiment)
+            table = outputs.write(store, experiment, sweep)
         except OSError as error:
             error.filename = error.filename or "the tables and plots"
             raise

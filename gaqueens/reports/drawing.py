@@ -85,6 +85,14 @@ class Drawing:
             if process.exitcode != 0:
                 job[0](*job[1:])
 
+    def stop(self) -> None:
+        """Ends the plots drawing and drops those waiting: what they were drawn for stopped."""
+        self.queued.clear()
+        for _, process in self.running:
+            process.terminate()
+            process.join()
+        self.running = []
+
     def wait(self) -> None:
         """Draws every plot handed out: starts those waiting as processes end, and draws
         here what cannot be forked."""

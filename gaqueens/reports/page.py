@@ -208,15 +208,17 @@ def in_site(folder: Path) -> bool:
 def write(path, settings: dict | None = None, store=None) -> Path:
     """Writes ``path``/index.html from the folder's exports; ``settings`` (entry name ->
     GaSettings) are the GA entries' settings, read from the manifest when None; ``store``, the
-    folder's open store, gives the runs and the code that made each. Returns the page's
-    path."""
+    folder's open store, gives the runs of runs.csv (those the outputs describe, which may be
+    fewer than it keeps) and the code that made each. Returns the page's path."""
     folder = page_data.read(path)
-    if store is not None:  # the stored runs, their placements included
-        folder.runs = store.runs()
+    keys = None if folder.runs is None else set(zip(
+        *(folder.runs[column].tolist() for column in ("algorithm", "board", "seed"))))
+    if store is not None:  # the stored runs of runs.csv, their placements included
+        folder.runs = store.runs(keys)
     names = list(dict.fromkeys(folder.summary["algorithm"]))
     if settings is None:
         settings = page_data.ga_settings(folder.manifest, names)
-    codes = page_data.stored_codes(folder, store)
+    codes = page_data.stored_codes(folder) if store is None else store.codes(keys)
     data = page_player.player_data(
         folder.runs, {k: v for k, v in settings.items() if k in names}, codes)
     algorithms = (folder.manifest or {}).get("settings", {}).get("algorithms", {})

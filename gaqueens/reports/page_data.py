@@ -182,11 +182,9 @@ def ga_settings(manifest: dict | None, names) -> dict:
     return out
 
 
-def stored_codes(folder: Folder, store=None) -> dict[str, dict[str, int]]:
-    """Per algorithm, the code that made its runs (runs per code): the store's record, or the
+def stored_codes(folder: Folder) -> dict[str, dict[str, int]]:
+    """Per algorithm, the code that made its runs (runs per code), where no store says: the
     manifest's one code for every algorithm of runs.csv."""
-    if store is not None:
-        return store.codes()
     code = (folder.manifest or {}).get("code")
     if code is None or folder.runs is None:
         return {}

@@ -12,12 +12,16 @@ While the sweep stores (``Stopping``). Python prints and drops an exception that
 handler raises while a finalizer runs (an object's ``__del__``, a weakref's callback), so a
 KeyboardInterrupt can be lost; the handler also remembers the signal, and the sweep checks
 after each batch (tests/test_faults.py presses Ctrl-C inside a finalizer).
+
+Around a few steps that must all happen or none (``deferred``: the renames that move a
+sweep's outputs in), a signal waits until they have.
 """
 
 from __future__ import annotations
 
 import contextlib
 import signal
+import threading
 
 HELD = {signal.SIGINT, signal.SIGTERM}
 
@@ -69,3 +73,24 @@ class Stopping:
         """Raises KeyboardInterrupt if a signal came while the block ran."""
         if self.asked:
             raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def deferred():
+    """Ctrl-C and SIGTERM held while the block runs: a signal that comes meanwhile raises
+    KeyboardInterrupt once the block has run (unless it raised). Handlers can be set in the
+    main thread only; elsewhere the block runs as it is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    came = []
+    previous = {number: signal.signal(number, lambda number, frame: came.append(number))
+                for number in HELD}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            if handler is not None:  # None: set outside Python, and left so
+                signal.signal(number, handler)
+    if came:
+        raise KeyboardInterrupt
