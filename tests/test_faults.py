@@ -137,10 +137,7 @@ def test_sigterm_ends_a_sweep_promptly_even_with_a_worker_dead(tmp_path):
     assert process.returncode == 130, error
     assert stored_count(out) - stored_then <= 2 * 2 * 25  # at most the batches in hand
     assert "Traceback" not in error
-    deadline = time.monotonic() + 5
-    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not any(alive(pid) for pid in workers)  # no worker outlives it
+    assert not any(alive(pid) for pid in workers)  # no worker outlives it: each joined
     count, distinct = stored(out)
     assert count == distinct >= 20
 
