@@ -36,6 +36,7 @@ from gaqueens.core.errors import Fault, Rejected
 from gaqueens.core.files import file_problem, write_text
 from gaqueens.experiment import BOARDS, SEED, BadInput, load
 from gaqueens.experiment.baseline_keys import board_problem
+from gaqueens.experiment.reader import no_solution
 from gaqueens.ga import GaSettings
 
 DRAWN_UP_TO = 20
@@ -110,20 +111,24 @@ def _run(args) -> None:
             raise BadInput(f"{args.file}: has no settings for {args.algorithm} "
                            f"(it runs {', '.join(names)})")
         entry = experiment.entry(args.algorithm)
-        algorithm, settings = entry.runner, entry.settings
+        algorithm, settings, problem = entry.runner, entry.settings, entry.problem
     else:
         try:
             algorithm = algorithms.find(args.algorithm)
         except Unknown as error:
             raise BadInput(f"--algorithm {args.algorithm} {error}") from None
-        settings = algorithm.settings()
+        settings, problem = algorithm.settings(), problems.DEFAULT
+        if not problems.solves(algorithm.problems, problem):
+            raise BadInput(f"--algorithm {args.algorithm} solves {', '.join(algorithm.problems)}, "
+                           f"not {problems.get(problem).title}: run it from an experiment file "
+                           "that names its problem (FILE)")
     if (args.trace or args.html) and not isinstance(settings, GaSettings):
         raise BadInput(f"--trace and --html replay a GA run; {args.algorithm} is not a GA")
     if board_problem(args.algorithm, algorithm, args.board):
         raise BadInput(f"--board {board_problem(args.algorithm, algorithm, args.board)}")
-    problem = getattr(settings, "problem", problems.DEFAULT)
     if not problems.get(problem).has_solution(args.board) and getattr(settings, "target", 0) == 0:
-        raise BadInput(f"--board {args.board} has no solution (boards 2 and 3 have none)")
+        raise BadInput(f"--board {args.board} has no solution "
+                       f"({no_solution(problems.get(problem), args.board)})")
     given = None
     if args.memory_budget is not None:
         given = budget.parse_size(args.memory_budget)
@@ -143,10 +148,10 @@ def _run(args) -> None:
         raise Fault(f"{args.algorithm} on board {args.board:,}, seed {args.seed} ran out of "
                     "memory (MemoryError): give it more memory, or run a smaller board") from None
     print(report(args.algorithm, algorithm.unit, result, result.seconds, problem))
-    problem = run_problem(claims(algorithm, settings), result.solution, args.board,
-                          result.conflicts, result.solved)
-    if problem:
-        raise Rejected(f"the verifier rejects the answer: {problem}")
+    wrong = run_problem(claims(algorithm, settings, problem), result.solution, args.board,
+                        result.conflicts, result.solved)
+    if wrong:
+        raise Rejected(f"the verifier rejects the answer: {wrong}")
     if args.trace or args.html:
         _write_replays(args, settings, result)
 
@@ -166,7 +171,7 @@ def _write_replays(args, settings, result) -> None:
     if args.trace:
         end, frames = trace.frames(settings, args.board, args.seed, strided=True)
         check(end, frames)
-        write_text(Path(args.trace), trace.trace_text(args.board, frames))
+        write_text(Path(args.trace), trace.trace_text(args.board, frames, settings.problem))
         print(f"trace: {args.trace} ({len(frames)} frames)")
     if args.html:
         row = SimpleNamespace(algorithm=args.algorithm, board=args.board, seed=args.seed,
@@ -176,7 +181,7 @@ def _write_replays(args, settings, result) -> None:
         if not item["matches"]:
             raise Fault(f"the run made again for {args.algorithm} on board {args.board}, seed "
                         f"{args.seed} does not end as the run did")
-        page.player_page(Path(args.html), args.algorithm, item)
+        page.player_page(Path(args.html), args.algorithm, item, settings.problem)
         print(f"page: {args.html} ({len(item['frames'])} frames)")
 
 

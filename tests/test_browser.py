@@ -1,7 +1,8 @@
 """The pages in a real browser (headless Chromium through Playwright, tests/browser.py): no
 console error, no request beyond file: and data:, the summary's figures shown, and the player's
 board telling the truth: its conflicts are the attacking pairs of the queens it shows, at the
-first and the last frame, and its last frame is the stored run's placement."""
+first and the last frame, and its last frame is the stored run's placement; on another problem,
+its genome drawn plainly and its conflicts that problem's count of it."""
 
 import math
 
@@ -9,6 +10,7 @@ import pandas as pd
 import pytest
 
 import browser
+import plugged
 from gaqueens import run as run_command
 from gaqueens.problems.nqueens.verifier import attacking_pairs
 from test_page import make_sweep
@@ -104,6 +106,38 @@ def test_the_standalone_run_page(tmp_path):
                           "solution": " ".join(map(str, result.solution))}])
     with browser.page(path) as opened:
         check_player(opened.page, runs)
+        assert opened.errors == [] and opened.requests == []
+
+
+def test_a_plugin_problems_page_draws_its_genome_and_counts_its_conflicts(tmp_path_factory):
+    """Another problem's player (tests/plugged.py: the all-interval series): its genome drawn
+    plainly, a bar per entry, no queens; the conflicts it shows are the problem's own count of
+    the genome drawn, and its words are the problem's."""
+    browser.require()
+    with plugged.on_path():
+        out = plugged.make_sweep(tmp_path_factory.mktemp("plugged"))
+    runs = pd.read_csv(out / "runs.csv")
+    with browser.page(out / "index.html") as opened:
+        tab = opened.page
+        assert "genome" in tab.get_attribute("#board", "class").split()
+        assert tab.inner_text("label:has(#pick-board)").startswith("size")
+        for frame in (0, int(tab.get_attribute("#frame", "max"))):
+            go_to(tab, frame)
+            assert tab.locator("#board [data-queen]").count() == 0
+            entries = tab.locator("#board [data-entry]").evaluate_all(
+                "nodes => nodes.map(n => n.getAttribute('data-entry'))")
+            genome = [int(e.split(",")[1]) for e in entries]
+            assert [int(e.split(",")[0]) for e in entries] == list(range(len(genome)))
+            assert len(genome) == int(tab.get_attribute("#board", "data-board"))
+            conflicts = int(tab.get_attribute("#board", "data-conflicts"))
+            assert conflicts == plugged.repeats(genome)
+            assert int(tab.get_attribute("#readout [data-conflicts]", "data-conflicts")) == conflicts
+            label = tab.get_attribute("#board", "aria-label")
+            assert label.endswith(f": {conflicts} repeated gaps") and " on size " in label
+        board, seed = (int(tab.get_attribute("#board", a)) for a in ("data-board", "data-seed"))
+        stored = runs[(runs["algorithm"] == tab.get_attribute("#board", "data-algorithm"))
+                      & (runs["board"] == board) & (runs["seed"] == seed)].iloc[0]
+        assert " ".join(map(str, genome)) == stored["solution"]
         assert opened.errors == [] and opened.requests == []
 
 

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import plugged
 from gaqueens.reports import compare, stats
 from gaqueens.sweep import main
 
@@ -69,6 +70,34 @@ def test_unsolved_runs_rank_as_the_worst():
     row = compare.comparisons(runs).iloc[0]
     assert row["verdict"] == "more" and row["median_ratio"] == math.inf
     assert "| - (- to -) |" in compare.table(compare.comparisons(runs))
+
+
+def test_a_ratio_over_an_infinite_median_reads_as_none():
+    """A reference whose median is an unsolved run: the ratio of a solved entry's median to it
+    is none ("-" in summary.md, empty in comparisons.csv), and so is its interval, never the
+    tiny number the stand-in for infinite work makes of it (issue 47: 4.09e-296, printed
+    "0.00 (0.00 to 0.00)"); only the rank test still compares them."""
+    runs = pd.concat([runs_of("ga", [20] * 60 + list(lattice(1000)[:40]),
+                              solved=[False] * 60 + [True] * 40),
+                      runs_of("solver", lattice(800))])
+    table = compare.comparisons(runs)
+    row = table.iloc[0]
+    assert np.isnan(row["median_ratio"]) and np.isnan(row["ci_low"]) and np.isnan(row["ci_high"])
+    assert row["verdict"] == "fewer"  # ranked: ga's unsolved runs are the worst
+    text = compare.table(table)
+    assert "| 8 | solver | evaluations | - | 2.3e-18 |" in text and "0.00" not in text
+    assert compare.ratio_text(math.inf) == compare.ratio_text(math.nan) == "-"
+    assert compare.ratio_text(0.125) == "0.12"
+
+
+def test_the_column_of_sizes_is_headed_in_the_problems_words():
+    runs = pd.concat([runs_of("ga", lattice(1000)), runs_of("v", lattice(1000, seed=1))])
+    table = compare.comparisons(runs)
+    assert compare.table(table).startswith("| board | algorithm |")  # N-Queens, as always
+    assert "on the same board:" in compare.note(table)
+    with plugged.on_path() as problem:  # a problem of a user's own: "size" by default
+        assert compare.table(table, problem).startswith("| size | algorithm |")
+        assert "on the same size:" in compare.note(table, problem)
 
 
 def test_boards_the_reference_did_not_run_are_left_out():

@@ -79,6 +79,44 @@ def embedded(text):
     return json.loads(text[start:].split(">", 1)[1].split("</script>", 1)[0])
 
 
+class Seen(HTMLParser):
+    """The text a reader sees of a page (no script, style or inline plot) and its headings
+    of table columns."""
+
+    def __init__(self):
+        super().__init__()
+        self.hidden, self.text, self.headings, self.heading = 0, [], [], None
+
+    def handle_starttag(self, tag, attrs):
+        self.hidden += tag in ("script", "style", "svg")
+        if tag == "th":
+            self.heading = ""
+
+    def handle_endtag(self, tag):
+        self.hidden -= tag in ("script", "style", "svg")
+        if tag == "th":
+            self.headings.append(self.heading)
+            self.heading = None
+
+    def handle_data(self, data):
+        if not self.hidden:
+            self.text.append(data)
+            if self.heading is not None:
+                self.heading += data
+
+
+def seen(text: str) -> Seen:
+    parser = Seen()
+    parser.feed(text)
+    return parser
+
+
+def svg_text(path) -> str:
+    """The text an SVG plot shows (matplotlib keeps it as text: gaqueens.reports.figures)."""
+    return " | ".join(re.sub(r"<[^>]+>", "", t) for t in
+                      re.findall(r"<text\b.*?</text>", path.read_text(encoding="utf-8"), re.S))
+
+
 def as_number(cell):
     return math.inf if cell == "∞" else float(cell.replace(",", ""))
 
@@ -232,3 +270,20 @@ def test_every_seed_is_at_most_the_lowest_hundred_of_a_board():
     assert median == [75] and others == [s for s in range(1, 101) if s != 75]
     assert page_player._more_seeds(runs, {"ga": GaSettings()})
     assert not page_player._more_seeds(runs[runs["seed"] <= 100], {"ga": GaSettings()})
+
+
+def test_nqueens_pages_and_summaries_keep_their_words(swept):
+    """N-Queens' words (gaqueens/problems/nqueens), as they always read; the title now
+    shown (tests/test_problem_words.py: another problem's own)."""
+    text = (swept / "index.html").read_text(encoding="utf-8")
+    shown = seen(text)
+    assert "<title>small: N-Queens</title>" in text and "board" in shown.headings
+    assert "<label>board <select" in text
+    assert "Queens in red attack another queen" in " ".join(shown.text)
+    assert embedded(text)["words"]["picture"] == "queens"
+    assert cells(text)["summary-table"][0]["board"] == "8"
+    summary = (swept / "summary.md").read_text()
+    assert summary.startswith("# small: N-Queens, boards 8, 10; seeds 1 to 7\n")
+    assert "| algorithm | board | solved |" in summary and "## The boards" in summary
+    assert "| board | placements (N!) | solutions | attacking pairs of a random placement" in summary
+    assert "8 x 8" in svg_text(swept / "convergence.svg")

@@ -154,10 +154,10 @@ def test_median_ratio_of_a_doubled_sample():
 
 
 def _plain_median_ratio(first, second, axis=-1):
+    """The ratio of the medians, none (nan) where the second is infinite (stats.py)."""
     top, bottom = np.median(first, axis=axis), np.median(second, axis=axis)
     with np.errstate(invalid="ignore"):
-        return np.where((top >= resampling.REACHED) & (bottom >= resampling.REACHED), np.nan,
-                        top / bottom)
+        return np.where(bottom >= resampling.REACHED, np.nan, top / bottom)
 
 
 WORK = st.sampled_from([20.0, 40.0, 60.0, 140.0, 160.0, 2450.0, math.inf])
@@ -192,7 +192,9 @@ def test_median_ratio_with_unsolved_runs():
     work = skewed(1000, 100)
     unsolved = np.r_[np.full(60, np.inf), work[:40]]
     assert stats.median_ratio(unsolved, work, np.random.default_rng(0))[:2] == (math.inf, math.inf)
-    assert stats.median_ratio(work, unsolved, np.random.default_rng(0))[0] == pytest.approx(0)
+    # over an infinite median: none, not the tiny number CENSORED makes of it (issue 47 saw
+    # 4.09e-296 printed as "0.00 (0.00 to 0.00)")
+    assert np.isnan(stats.median_ratio(work, unsolved, np.random.default_rng(0))).all()
     ratio, low, high = stats.median_ratio(unsolved, unsolved, np.random.default_rng(0))
     assert np.isnan(ratio) and np.isnan(low) and np.isnan(high)
     ratio, low, high = stats.median_ratio(work, [500.0], np.random.default_rng(0))

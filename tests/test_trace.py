@@ -113,6 +113,7 @@ def test_trace_file_is_genoxides_format(tmp_path):
     data = json.loads(text)
     assert set(data) == HEADER | {"frames"}
     assert data["format"] == 1 and data["plot"] == "board" and data["problem"] == {"n": 12}
+    assert data["example"] == "n_queens"  # genoxide's name of its N-Queens example
     assert data["objective"] == "minimize" and data["log_y"] is False
     lines = text.splitlines()
     assert len(lines) == len(data["frames"]) + 2  # the header, a frame a line, the end

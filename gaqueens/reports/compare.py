@@ -7,7 +7,9 @@ as the worst. The p-values of the whole table are corrected together by Holm's s
 method; the verdict says "fewer" or "more" where the corrected p is below ALPHA (0.01), and "no
 difference detected" otherwise. Work is compared in its unit when both count the same unit
 (evaluations between GA variants); work in different units (swaps, moves, nodes) is compared
-in processor time only, and the unit column says "seconds".
+in processor time only, and the unit column says "seconds". A ratio whose either median is
+infinite (its reference's included: work over infinite work is no measure of either) reads "-",
+and so does an interval that reaches such resamples (gaqueens.reports.stats.median_ratio).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from gaqueens import problems
 from gaqueens.reports import stats
 from gaqueens.reports.tables import GROUPED, in_parallel_later, markdown, number
 
@@ -88,18 +91,24 @@ def _p_text(p: float) -> str:
     return "" if np.isnan(p) else f"{p:.2g}"
 
 
-def table(frame: pd.DataFrame) -> str:
-    """The comparisons as markdown."""
+def ratio_text(ratio: float) -> str:
+    """A ratio of medians to two decimals; "-" where it is infinite or none (a median is
+    infinite)."""
+    return "-" if not np.isfinite(ratio) else number(ratio, 2)
+
+
+def table(frame: pd.DataFrame, problem: str = problems.DEFAULT) -> str:
+    """The comparisons as markdown, the column of sizes headed in the problem's words."""
+    size = problems.get(problem).size_label
     rows = []
     for row in frame.itertuples(index=False):
         interval = ("" if np.isnan(row.ci_low)
-                    else f" ({number(row.ci_low, 2)} to {number(row.ci_high, 2)})")
+                    else f" ({ratio_text(row.ci_low)} to {ratio_text(row.ci_high)})")
         rows.append({
-            "board": row.board,
+            size: row.board,
             "algorithm": row.algorithm,
             "compared in": row.unit,
-            f"median / median of {row.reference} (95% CI)": (
-                ("" if np.isnan(row.median_ratio) else number(row.median_ratio, 2)) + interval),
+            f"median / median of {row.reference} (95% CI)": ratio_text(row.median_ratio) + interval,
             "p": _p_text(row.p_value),
             "p, Holm": _p_text(row.p_holm),
             "verdict": row.verdict,
@@ -108,7 +117,7 @@ def table(frame: pd.DataFrame) -> str:
 
 
 NOTE = (
-    "Each algorithm against {first} on the same board: the ratio of the medians with its 95% "
+    "Each algorithm against {first} on the same {size}: the ratio of the medians with its 95% "
     "percentile-bootstrap interval, and the two-sided Mann-Whitney U test with unsolved runs "
     "ranked as the worst (\"-\": an infinite median). The verdict, fewer or more {what} than "
     "{first}, holds where Holm's correction over the whole table leaves p below {alpha}; "
@@ -116,7 +125,7 @@ NOTE = (
 )
 
 
-def note(frame: pd.DataFrame) -> str:
+def note(frame: pd.DataFrame, problem: str = problems.DEFAULT) -> str:
     first = frame["reference"].iloc[0] if len(frame) else "the first entry"
     in_seconds = (frame["unit"] == "seconds").any()
     units = sorted(set(frame["unit"]) - {"seconds"})
@@ -126,4 +135,5 @@ def note(frame: pd.DataFrame) -> str:
                "published family, gaqueens.ga.batched) counts its share of its batch's wall "
                "time: a cost per run, whose spread is narrower than one run's own time."
                if in_seconds else "")
-    return NOTE.format(first=first, what=what, alpha=stats.ALPHA, seconds=seconds)
+    return NOTE.format(first=first, what=what, alpha=stats.ALPHA, seconds=seconds,
+                       size=problems.get(problem).size_label)

@@ -18,7 +18,7 @@ from gaqueens.runtime import manifest
 from gaqueens.runtime.store import other_code
 from gaqueens.runtime.workers import Workers
 from gaqueens import problems
-from gaqueens.reports import resampling
+from gaqueens.reports import resampling, words
 from gaqueens.reports.drawing import Drawing
 from gaqueens.core.files import write_csv, write_text
 
@@ -40,12 +40,13 @@ VERDICT_NOTE = (
 )
 
 
-def verdict_note(summary) -> str:
+def verdict_note(summary, problem: str = problems.DEFAULT) -> str:
     """The explanation under a table with verdicts, with the run counts it rests on."""
     judged = summary[summary["reference"].notna()]
     counts = sorted(set(judged["runs"]))
-    ours = (f"{counts[0]} runs on each board" if len(counts) == 1 else
-            ", ".join(f"{row.runs} on board {row.board}" for row in judged.itertuples()))
+    size = problems.get(problem).size_label
+    ours = (f"{counts[0]} runs on each {size}" if len(counts) == 1 else
+            ", ".join(f"{row.runs} on {size} {row.board}" for row in judged.itertuples()))
     return VERDICT_NOTE.format(published=resampling.PUBLISHED_RUNS, ours=ours,
                                minimum=resampling.MIN_RUNS)
 
@@ -91,11 +92,7 @@ def in_entry_order(frame, experiment):
 
 
 def title(experiment) -> str:
-    first, last = experiment.seeds
-    boards = experiment.boards
-    listed = ", ".join(map(str, boards)) if len(boards) <= 6 else (
-        f"{min(boards):,} to {max(boards):,} ({len(boards)} sizes)")
-    return f"{experiment.name}: boards {listed}; seeds {first} to {last}"
+    return words.title(experiment.name, experiment.problem, experiment.boards, experiment.seeds)
 
 
 def write(store, experiment) -> str:
@@ -109,7 +106,7 @@ def write(store, experiment) -> str:
     # which code made the runs (summary.md), read before any process is forked: what this
     # process writes while the plots draw is copied (drawing.py)
     made_by = store.codes(keys)
-    label = problems.get(experiment.problem).conflicts_label
+    problem = experiment.problem  # whose words the plots use
     several = runs["algorithm"].nunique() > 1
     searched = (runs["unit"] != "none").any()
     if several:  # scipy.stats, imported before the workers are forked: they share its pages
@@ -131,8 +128,9 @@ def write(store, experiment) -> str:
                                  f"{rejected[0]}{more}")
         drawing = Drawing(beside=workers)
         measured = runs[list(tables.GROUPED)]  # what the plots read: the filters copy less
-        drawing.add(([(plots.ecdf, measured, folder / "ecdf.png", name)] if searched else [])
-                    + ([(plots.ecdf_seconds, measured, folder / "ecdf-seconds.png", name)]
+        drawing.add(([(plots.ecdf, measured, folder / "ecdf.png", name, problem)]
+                     if searched else [])
+                    + ([(plots.ecdf_seconds, measured, folder / "ecdf-seconds.png", name, problem)]
                        if several else []))
         traces = folded.from_store(store, keys, list(claims), claims)
         # each run's first generation, for the summary, made before the traces' plots fork (as
@@ -140,8 +138,9 @@ def write(store, experiment) -> str:
         # the rows' order
         first = in_entry_order(traces.first_rows(), experiment)
         if traces.runs:
-            drawing.add([(plots.convergence, traces, folder / "convergence.png", name, label),
-                         (plots.fixed_target, traces, folder / "fixed-target.png", name, label)])
+            drawing.add([(plots.convergence, traces, folder / "convergence.png", name, problem),
+                         (plots.fixed_target, traces, folder / "fixed-target.png", name,
+                          problem)])
         results = _tables(store, experiment, made_by, runs, first, name, several,
                           summarizing, comparing, drawing)
         drawing.poll()  # a plot may have ended while the tables were written
@@ -166,7 +165,9 @@ def _tables(store, experiment, made_by, runs, first, name, several, summarizing,
         write_csv(folder / "runs-compact.csv", runs.drop(columns="solution"))
     summary = in_entry_order(summarizing(first), experiment)
     write_csv(folder / "summary.csv", summary)
-    results = tables.results_table(summary)
+    problem, solved_by = experiment.problem, problems.get(experiment.problem)
+    size, sizes = solved_by.size_label, solved_by.sizes_label
+    results = tables.results_table(summary, problem)
     parts = [
         f"# {name}",
         f"From {len(runs)} runs in runs.sqlite; the runs: {manifest.describe(manifest.read(folder))}; "
@@ -180,14 +181,14 @@ def _tables(store, experiment, made_by, runs, first, name, several, summarizing,
                      + "; ".join(f"{name}: {count} runs by {code}" for name, made in mixed.items()
                                  for code, count in made.items()) + ".")
     if summary["reference"].notna().any():
-        parts.append(verdict_note(summary))
+        parts.append(verdict_note(summary, problem))
     if "ert" in summary.columns:
         parts.append(UNSOLVED_NOTE)
     # the summary's plots, while the workers may still compare
     grid = (_sensitivity(summary, experiment, folder, name, drawing) if experiment.grid.values
             else None)
     if several and len(experiment.boards) > 1:
-        drawing.add([(plots.seconds, summary, folder / "seconds.png", name)])
+        drawing.add([(plots.seconds, summary, folder / "seconds.png", name, problem)])
     if several:
         from gaqueens.reports import compare
 
@@ -195,17 +196,17 @@ def _tables(store, experiment, made_by, runs, first, name, several, summarizing,
         write_csv(folder / "comparisons.csv", comparisons)
         if len(comparisons):
             parts += [f"## Compared with {comparisons['reference'].iloc[0]}",
-                      compare.table(comparisons), compare.note(comparisons)]
+                      compare.table(comparisons, problem), compare.note(comparisons, problem)]
     if grid is not None:
         from gaqueens.reports import sensitivity
 
-        parts += ["## The grid's best cell per board", tables.markdown(sensitivity.best_cells(
-            grid, summary, comparisons if several else None)), sensitivity.BEST_NOTE]
-    parts += ["## The boards", tables.boards_table(summary, experiment.problem)]
-    growth = tables.growth_table(summary)
+        parts += [f"## The grid's best cell per {size}", tables.markdown(sensitivity.best_cells(
+            grid, summary, comparisons if several else None, problem)), sensitivity.BEST_NOTE]
+    parts += [f"## The {sizes}", tables.boards_table(summary, problem)]
+    growth = tables.growth_table(summary, problem)
     if growth:
-        parts += ["## Growth with the board size", growth,
-                  tables.GROWTH_NOTE.format(ms=tables.MIN_SECONDS * 1e3)]
+        parts += [f"## Growth with the {words.size_of(solved_by)}", growth,
+                  tables.growth_note(problem)]
     write_text(folder / "summary.md", "\n\n".join(parts) + "\n")
     return results
 
@@ -244,9 +245,10 @@ def _sensitivity(summary, experiment, folder: Path, name: str, drawing):
     ga = next((entry for entry in experiment.entries if entry.name == "ga"), None)
     table = sensitivity.cells(summary, grid, None if ga is None else "ga")
     fixed = sensitivity.ga_values(settings_to_yaml(ga) if ga else {}, grid.paths)
-    jobs = [(sensitivity.lines_plot, table, grid, fixed, folder / "sensitivity.png", name)]
+    jobs = [(sensitivity.lines_plot, table, grid, fixed, folder / "sensitivity.png", name,
+             experiment.problem)]
     if len(grid.paths) == 2:
         jobs.append((sensitivity.heatmap, table, grid, fixed, folder / "sensitivity-heatmap.png",
-                     name))
+                     name, experiment.problem))
     drawing.add(jobs)
     return table

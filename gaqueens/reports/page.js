@@ -1,15 +1,18 @@
 // The run player of gaqueens' report pages: no framework, nothing fetched. It reads the runs
 // embedded in <script id="player-data" type="application/json"> (gaqueens/reports/page_player.py
-// says what they are) and draws the chosen run's frame: the board with its queens and the
-// lines between attacking queens, and the convergence of its best fitness with the frame marked.
+// says what they are) and draws the chosen run's frame as the problem pictures a genome
+// (data.words.picture): "queens", the board with its queens and the lines between attacking
+// queens; else the genome plainly, a bar per entry as high as its value; and the convergence of
+// its best fitness with the frame marked. Its words for sizes and conflicts are the problem's.
 (function () {
   "use strict";
   var source = document.getElementById("player-data");
   var root = document.getElementById("player");
   if (!source || !root) return;
   var data = JSON.parse(source.textContent);
-  var runs = data.runs;
+  var runs = data.runs, words = data.words;
   if (!runs.length) return;
+  var queens = words.picture === "queens";
   var NS = "http://www.w3.org/2000/svg";
   var $ = function (id) { return document.getElementById(id); };
   var pick = {algorithm: $("pick-algorithm"), board: $("pick-board"), seed: $("pick-seed")};
@@ -64,12 +67,12 @@
     slider.min = 0;
     slider.max = run.frames.length - 1;
     slider.value = 0;
-    var words = ["Replayed from its settings and seed; a frame at each improvement of the best " +
-                 "placement (" + run.frames.length + " frames)."];
-    words.push(run.default ? "The run of the median seed." : "");
-    if (!run.matches) words.push("This replay does not end where the stored run did " +
-                                 "(the code that replays it differs from the code that made it).");
-    note.textContent = words.join(" ");
+    var said = ["Replayed from its settings and seed; a frame at each improvement of the best " +
+                words.genome + " (" + run.frames.length + " frames)."];
+    said.push(run.default ? "The run of the median seed." : "");
+    if (!run.matches) said.push("This replay does not end where the stored run did " +
+                                "(the code that replays it differs from the code that made it).");
+    note.textContent = said.join(" ");
     note.className = run.matches ? "note" : "note warning";
     drawBoardFrame();
     drawCurve();
@@ -90,7 +93,11 @@
     board.textContent = "";
     var n = run.board;
     board.setAttribute("viewBox", "0 0 " + n + " " + n);
-    board.setAttribute("class", n > 32 ? "large" : "");
+    board.setAttribute("class", (n > 32 ? "large" : "") + (queens ? "" : " genome"));
+    if (!queens) {
+      el("g", {id: "entries"}, board);
+      return;
+    }
     var defs = el("defs", {}, board);
     var pattern = el("pattern", {id: "squares", width: 2, height: 2, patternUnits: "userSpaceOnUse"}, defs);
     el("rect", {width: 2, height: 2, "class": "light"}, pattern);
@@ -101,12 +108,10 @@
     el("g", {id: "queens"}, board);
   }
 
-  function frame(index) {
-    var f = run.frames[index];
-    var cols = columns(f), n = run.board;
-    var lines = $("attack-lines"), queens = $("queens");
+  function drawQueens(cols, n) {
+    var lines = $("attack-lines"), pieces = $("queens");
     lines.textContent = "";
-    queens.textContent = "";
+    pieces.textContent = "";
     var pairs = attacks(cols);
     var width = Math.max(0.05, 1.6 * n / 440);  // about 1.6 pixels on a 440-pixel board
     pairs.forEach(function (p) {
@@ -117,16 +122,33 @@
     pairs.forEach(function (p) { attacked[p[0]] = attacked[p[1]] = true; });
     cols.forEach(function (c, r) {
       var queen = el("circle", {cx: c + 0.5, cy: r + 0.5, r: n > 48 ? 0.5 : 0.36,
-                                "class": attacked[r] ? "queen attacked" : "queen"}, queens);
+                                "class": attacked[r] ? "queen attacked" : "queen"}, pieces);
       queen.setAttribute("data-queen", r + "," + c);
     });
+  }
+
+  function drawGenome(values, n) {  // entry i: a bar at x = i, as high as its value plus one
+    var bars = $("entries");
+    bars.textContent = "";
+    var top = Math.max(n, Math.max.apply(null, values) + 1);
+    values.forEach(function (v, i) {
+      var bar = el("rect", {x: i + 0.1, y: n * (1 - (v + 1) / top), width: 0.8,
+                            height: n * (v + 1) / top, "class": "entry"}, bars);
+      bar.setAttribute("data-entry", i + "," + v);
+    });
+  }
+
+  function frame(index) {
+    var f = run.frames[index];
+    var cols = columns(f), n = run.board;
+    if (queens) drawQueens(cols, n); else drawGenome(cols, n);
     board.setAttribute("data-board", String(n));
     board.setAttribute("data-algorithm", run.algorithm);
     board.setAttribute("data-seed", String(run.seed));
     board.setAttribute("data-frame", String(index));
     board.setAttribute("data-conflicts", String(f[4]));
-    board.setAttribute("aria-label", run.algorithm + " on board " + n + ", seed " + run.seed +
-                       ", generation " + f[0] + ": " + f[4] + " attacking pairs");
+    board.setAttribute("aria-label", run.algorithm + " on " + words.size + " " + n + ", seed " +
+                       run.seed + ", generation " + f[0] + ": " + f[4] + " " + words.conflicts);
     readout.innerHTML = "";
     [["frame", (index + 1) + " of " + run.frames.length], ["generation", f[0]],
      ["evaluations", f[1].toLocaleString("en")], ["conflicts", f[4]],

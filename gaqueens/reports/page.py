@@ -9,14 +9,16 @@ from file:// with nothing fetched (no CDN, no request beyond file: and data:):
     Comparisons    comparisons.csv: each algorithm's median work over the reference's, with
                    its interval, p-values and verdict
     Watch a run    the player (page.js): a GA run replayed from its settings and seed, a frame
-                   at each improvement of its best placement (gaqueens.reports.page_player says
-                   which runs are embedded)
+                   at each improvement of its best genome, drawn as the problem pictures it
+                   (gaqueens.reports.page_player says which runs are embedded)
     Plots          every plot inline (SVG, or the PNG where no SVG exists), each captioned with
                    the question it answers
     Provenance     the manifest: the command, the versions, the commit, the code of the runs
     Files          links to the folder's CSV and markdown files
 
 ``player_page`` writes the player alone, for one run (``python -m gaqueens.run --html``).
+Every word the page says of the problem (its title, its sizes, genomes and conflicts) is the
+problem's own (gaqueens.problems).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import json
 from importlib import resources
 from pathlib import Path
 
+from gaqueens import problems
 from gaqueens.core.files import write_text
 from gaqueens.reports import page_data, page_player
 from gaqueens.reports.page_tables import comparisons_section, e, summary_section
@@ -90,12 +93,20 @@ def files_section(folder: page_data.Folder) -> str:
     return f"<section id=\"files\"><h2>Files</h2><ul>{links}</ul></section>"
 
 
+PICTURE_NOTES = {  # what the player's drawing shows, by the problem's picture
+    "queens": "Queens in red attack another queen; a line joins each attacking pair.",
+    "genome": "Each bar is an entry of the {genome}, from the first on the left, as high as "
+              "its value; its conflicts are its {conflicts}.",
+}
+
+
 def player_section(data: dict, standalone: bool = False) -> str:
     """The player's markup and its embedded runs (page.js draws them)."""
+    said = data["words"]
     if not data["runs"]:
         why = ("No GA run to replay here (no GA entry, or no manifest giving its settings)."
                if not data["larger"] else
-               f"The GA's boards here ({', '.join(f'{b:,}' for b in data['larger'])} queens) "
+               f"The GA's {said['sizes']} here ({', '.join(f'{b:,}' for b in data['larger'])}) "
                f"are above {data['replayed_up_to']}: the page neither draws nor replays them. "
                "python -m gaqueens.run --board N --seed S --trace FILE writes a run's frames.")
         return f'<section id="watch"><h2>Watch a run</h2><p class="note">{e(why)}</p></section>'
@@ -105,12 +116,12 @@ def player_section(data: dict, standalone: bool = False) -> str:
     heading = "" if standalone else "<h2>Watch a run</h2>"
     return f"""<section id="watch">{heading}
 <p class="lead">A run depends on its settings and seed alone, so the page made each run again
-from its seed when it was written and kept a frame at each improvement of the best placement.
+from its seed when it was written and kept a frame at each improvement of the best {e(said['genome'])}.
 {e(embedded)}</p>{''.join(f'<p class="note warning">{e(n)}</p>' for n in data["code_notes"])}
 <div id="player">
 <div class="controls">
 <label>algorithm <select id="pick-algorithm"></select></label>
-<label>board <select id="pick-board"></select></label>
+<label>{e(said['size'])} <select id="pick-board"></select></label>
 <label>seed <select id="pick-seed"></select></label>
 <button id="play" type="button" aria-pressed="false">Play</button>
 </div>
@@ -123,7 +134,7 @@ from its seed when it was written and kept a frame at each improvement of the be
 <p class="note">Solid: the best fitness found so far; dotted: the population's median
 fitness at each frame; the dot marks the frame shown.</p>
 <p id="run-note" class="note"></p>
-<p class="note">Queens in red attack another queen; a line joins each attacking pair.</p>
+<p class="note">{e(PICTURE_NOTES.get(said['picture'], PICTURE_NOTES['genome']).format(**said))}</p>
 </div></div></div>
 <script id="player-data" type="application/json">{payload}</script>
 </section>"""
@@ -157,6 +168,7 @@ def write(path, settings: dict | None = None, store=None, player: dict | None = 
         settings = page_data.ga_settings(folder.manifest, names)
     codes = page_data.stored_codes(folder, store)
     data = player if player is not None else player_of(folder.runs, settings, names, codes)
+    data = dict(data, words=page_player.words(folder.problem))
     m = folder.manifest or {}
     lead = (f"{len(folder.runs) if folder.runs is not None else 'Its'} runs"
             f"{', made by ' + m['command'] if m.get('command') else ''}.")
@@ -179,11 +191,14 @@ def player_of(runs, settings: dict, names, codes: dict) -> dict:
     return page_player.player_data(runs, {k: v for k, v in settings.items() if k in names}, codes)
 
 
-def player_page(path, algorithm: str, item: dict) -> None:
-    """Writes the player alone for one replayed run (page_player.replayed's ``item``)."""
+def player_page(path, algorithm: str, item: dict, problem: str = problems.DEFAULT) -> None:
+    """Writes the player alone for one replayed run (page_player.replayed's ``item``) on
+    ``problem``."""
+    said = page_player.words(problem)
     data = {"runs": [dict(item, default=False)], "left_out": [], "code_notes": [], "larger": [],
-            "replayed_up_to": page_player.REPLAYED_UP_TO, "all_seeds_up_to": 0}
-    title = f"{algorithm} on board {item['board']}, seed {item['seed']}"
+            "replayed_up_to": page_player.REPLAYED_UP_TO, "all_seeds_up_to": 0, "words": said}
+    title = (f"{said['title']}: {algorithm} on {said['size']} {item['board']}, "
+             f"seed {item['seed']}")
     lead = (f"{'Solved' if item['solved'] else 'Not solved'} after {item['work']:,} evaluations. "
             "Drag the slider or press Play.")
     write_text(path, document(title, lead, [player_section(data, standalone=True)], []))

@@ -2,7 +2,8 @@
 a sweep wrote there: summary.csv, comparisons.csv, manifest.json, runs.csv (or
 runs-compact.csv, without placements), the plots (NAME.svg, or NAME.png where no SVG exists)
 and every CSV file, linked. The settings of the GA entries, for the player's replays, come
-from the sweep itself or else from the manifest's resolved experiment."""
+from the sweep itself or else from the manifest's resolved experiment, and so does the problem
+whose words the page uses (N-Queens where the manifest names none)."""
 
 from __future__ import annotations
 
@@ -11,18 +12,21 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gaqueens import problems
 from gaqueens.core.errors import BadInput
+from gaqueens.core.registry import Unknown
+from gaqueens.reports.words import size_of
 from gaqueens.runtime import manifest as manifests
 
-# the question each plot answers, by the stem of its file
+# the question each plot answers, by the stem of its file, in the problem's words
 QUESTIONS = {
-    "convergence": "How fast does each algorithm's best placement lose its conflicts, "
+    "convergence": "How fast does each algorithm's best {genome} lose its conflicts, "
                    "generation by generation (median and interquartile band over the seeds)?",
     "fixed-target": "How much work does each algorithm need to get down to a given number of "
                     "conflicts?",
     "ecdf": "What share of the runs is solved within a given amount of work?",
     "ecdf-seconds": "What share of the runs is solved within a given processor time?",
-    "seconds": "How does the median wall time of a run grow with the board size?",
+    "seconds": "How does the median wall time of a run grow with the {size}?",
     "sensitivity": "How does the median work change as each setting of the grid is varied?",
     "sensitivity-heatmap": "Which combination of the grid's two settings needs the least work?",
 }
@@ -52,8 +56,24 @@ class Folder:
 
     @property
     def title(self) -> str:
+        """The experiment's name and the problem's title: "n8: N-Queens"."""
         settings = (self.manifest or {}).get("settings", {})
-        return settings.get("name") or self.path.name
+        solved_by = self.solved_by()
+        return f"{settings.get('name') or self.path.name}: {solved_by.title or solved_by.name}"
+
+    @property
+    def problem(self) -> str:
+        """The name of the problem its runs solve, as the manifest gives it."""
+        return (self.manifest or {}).get("settings", {}).get("problem") or problems.DEFAULT
+
+    def solved_by(self) -> problems.Problem:
+        """The problem its runs solve; BadInput naming the manifest where it cannot be
+        loaded here (a plug-in not installed)."""
+        try:
+            return problems.get(self.problem)
+        except Unknown as error:
+            raise BadInput(f"{self.path / manifests.FILE}: settings.problem {self.problem} "
+                           f"{error}") from None
 
 
 def has_outputs(folder: Path) -> bool:
@@ -85,19 +105,24 @@ def read(folder) -> Folder:
                 runs = runs.rename(columns={"evaluations": "work"})
             break
     files = sorted(p.name for p in folder.iterdir() if p.suffix in (".csv", ".md"))
-    return Folder(folder, manifests.read(folder), summary, comparisons, runs, plots(folder),
-                  files)
+    found = Folder(folder, manifests.read(folder), summary, comparisons, runs, files=files)
+    found.plots = plots(folder, found.solved_by())
+    return found
 
 
-def plots(folder: Path) -> list[Plot]:
+def plots(folder: Path, solved_by: problems.Problem | None = None) -> list[Plot]:
     """Every plot of the folder: its SVG inline, or its PNG as a data: URI where no SVG exists;
-    the known plots first, in PLOT_ORDER."""
+    the known plots first, in PLOT_ORDER, each with its question in the words of ``solved_by``
+    (N-Queens by default)."""
+    solved_by = solved_by or problems.get(problems.DEFAULT)
+    said = {"genome": solved_by.genome_label, "size": size_of(solved_by)}
     stems = {p.stem for p in folder.iterdir() if p.suffix in (".svg", ".png")
              and ".partial" not in p.name}
     ordered = [s for s in PLOT_ORDER if s in stems] + sorted(stems - set(PLOT_ORDER))
     out = []
     for stem in ordered:
-        plot = Plot(stem, QUESTIONS.get(stem, stem.replace("-", " ")))
+        plot = Plot(stem, QUESTIONS[stem].format(**said) if stem in QUESTIONS
+                    else stem.replace("-", " "))
         svg, png = folder / f"{stem}.svg", folder / f"{stem}.png"
         if svg.exists():
             plot.svg = own_ids(SVG_HEAD.sub("", svg.read_text(encoding="utf-8"), count=1),
@@ -123,7 +148,6 @@ def ga_settings(manifest: dict | None, names) -> dict:
     """The GaSettings of each entry among ``names`` that the manifest's resolved experiment
     gives as a GA (its settings name an engine), read as an experiment file's are; {} without
     a manifest."""
-    from gaqueens import problems
     from gaqueens.experiment.checker import Checker
     from gaqueens.experiment.ga_keys import read_ga
 
@@ -132,8 +156,11 @@ def ga_settings(manifest: dict | None, names) -> dict:
     out = {}
     for name, value in settings.get("algorithms", {}).items():
         if name in names and isinstance(value, dict) and "engine" in value:
-            out[name] = read_ga(Checker("manifest.json"), value, f"algorithms.{name}",
-                                problem=problem)
+            # a GA on a problem other than N-Queens records it among its settings (as the
+            # store does), where an experiment file gives it at the top
+            given = {key: item for key, item in value.items() if key != "problem"}
+            out[name] = read_ga(Checker("manifest.json"), given, f"algorithms.{name}",
+                                problem=value.get("problem", problem))
     return out
 
 

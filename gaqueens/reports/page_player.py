@@ -6,17 +6,19 @@ Embedded, in this order, while the replays' costs add up to at most BUDGET, leav
 run that alone costs more than RUN_BUDGET (a run's cost: its stored generations, plus one,
 times DEAP_COST on engine: deap, whose generations take about ten times as long):
 
-    the default runs   per GA entry and board up to REPLAYED_UP_TO queens, the run of the
+    the default runs   per GA entry and board (size) up to REPLAYED_UP_TO, the run of the
                        median seed: the seeds ordered by their work (an unsolved run's as
                        infinite), then by seed, the one in the middle (the lower of two)
     every seed         of the first GA entry (the published GA) on boards up to
-                       ALL_SEEDS_UP_TO queens, up to its ALL_SEEDS_AT_MOST lowest seeds per
+                       ALL_SEEDS_UP_TO, up to its ALL_SEEDS_AT_MOST lowest seeds per
                        board (the published table's 100; a sweep of 1,000 seeds would
                        otherwise replay 2,000 runs and embed megabytes of them)
 
-Each run's frames are those at each improvement of its best placement, compacted to
-[generation, evaluations, best fitness, median fitness, attacking pairs, "columns"]; the
-last is the replay's end, which the page compares with the stored run (``matches``).
+Each run's frames are those at each improvement of its best genome, compacted to
+[generation, evaluations, best fitness, median fitness, conflicts, "genome"], the conflicts
+recounted by the problem's verifier (its ``measured_rows`` in its first measure: attacking
+pairs for N-Queens); the last is the replay's end, which the page compares with the stored
+run (``matches``). The player's words and picture are the problem's (``words``).
 """
 
 from __future__ import annotations
@@ -25,11 +27,11 @@ import math
 
 import numpy as np
 
-from gaqueens.problems.nqueens.verifier import attacking_pairs_rows
+from gaqueens import problems
 from gaqueens.reports import trace
 from gaqueens.runtime import manifest as manifests
 
-REPLAYED_UP_TO = 128  # boards drawn and replayed; larger ones get a note
+REPLAYED_UP_TO = 128  # sizes drawn and replayed; larger ones get a note
 ALL_SEEDS_UP_TO = 16
 ALL_SEEDS_AT_MOST = 100
 BUDGET = 150_000
@@ -46,12 +48,21 @@ def median_seed(runs) -> int:
     return int(seeds[order[(len(order) - 1) // 2]])
 
 
-def compact(frame: dict, pairs: int) -> list:
-    """A trace frame as the page embeds it (the module docstring), ``pairs`` the verifier's
-    count of its placement's attacking pairs."""
-    placement = frame["state"]["best"]
+def compact(frame: dict, conflicts: int) -> list:
+    """A trace frame as the page embeds it (the module docstring), ``conflicts`` the
+    verifier's count of its genome's conflicts."""
+    genome = frame["state"]["best"]
     return [frame["generation"], frame["evaluations"], trace.rounded(frame["best"]),
-            trace.rounded(frame["median"]), pairs, " ".join(map(str, placement))]
+            trace.rounded(frame["median"]), conflicts, " ".join(map(str, genome))]
+
+
+def words(problem: str = problems.DEFAULT) -> dict:
+    """What the player says of the problem of that name, and how it draws a genome
+    (gaqueens.problems)."""
+    solved_by = problems.get(problem)
+    return {"title": solved_by.title or solved_by.name, "size": solved_by.size_label,
+            "sizes": solved_by.sizes_label, "genome": solved_by.genome_label,
+            "conflicts": solved_by.conflicts_label, "picture": solved_by.picture}
 
 
 def replayed(settings, row) -> dict:
@@ -66,9 +77,10 @@ def replayed_many(settings, rows) -> list[dict]:
     board = int(rows[0].board)
     made = trace.frames_many(settings, board, [int(row.seed) for row in rows],
                              with_attacks=False)  # the page draws them itself
-    placements = np.array([f["state"]["best"] for _, frames in made for f in frames])
-    pairs = iter(attacking_pairs_rows(placements).tolist())  # the verifier's, all at once
-    return [_item(row, result, [compact(f, next(pairs)) for f in frames])
+    genomes = np.array([f["state"]["best"] for _, frames in made for f in frames])
+    solved_by = problems.get(settings.problem)  # its verifier's count, all at once
+    counts = iter(solved_by.measured_rows(board, genomes, solved_by.measures[0]).tolist())
+    return [_item(row, result, [compact(f, int(next(counts))) for f in frames])
             for row, (result, frames) in zip(rows, made)]
 
 
@@ -107,15 +119,31 @@ def choose(runs, settings: dict) -> tuple[list, list[str]]:
         cost = (int(row["generations"]) + 1) * (
             DEAP_COST if getattr(settings[row["algorithm"]], "engine", "") == "deap" else 1)
         if cost > RUN_BUDGET or used + cost > BUDGET:
-            left.append(f"{row['algorithm']} board {row['board']} seed {row['seed']}")
+            left.append(f"{row['algorithm']} {problems.get(problem_of(settings)).size_label} "
+                        f"{row['board']} seed {row['seed']}")
             continue
         used += cost
         chosen.append((row, default))
     return chosen, left
 
 
+def problem_of(settings: dict) -> str:
+    """The problem the GA entries of ``settings`` (entry name -> GaSettings) run on: the
+    experiment's, one for all; N-Queens without any."""
+    return next((s.problem for s in settings.values()), problems.DEFAULT)
+
+
+def code_now(name: str, settings) -> str:
+    """The code that replays the runs of the GA entry ``name`` here: gaqueens' and its
+    plug-ins' (problem, operators), as its stored runs record theirs."""
+    from gaqueens.experiment import Entry
+
+    return manifests.entry_code(Entry(name, "ga", settings).plugins)
+
+
 def player_data(runs, settings: dict, codes: dict) -> dict:
-    """What the page's player embeds: its runs, what they are, and notes on the code."""
+    """What the page's player embeds: its runs, what they are, and notes on the code (the
+    page adds the problem's ``words``)."""
     chosen, left = choose(runs, settings)
     together: dict[tuple, list[int]] = {}  # (entry, board) -> places in ``chosen``
     for place, (row, _) in enumerate(chosen):
@@ -125,16 +153,17 @@ def player_data(runs, settings: dict, codes: dict) -> dict:
         items = replayed_many(settings[name], [_Row(chosen[place][0]) for place in places])
         for place, item in zip(places, items):
             out[place] = dict(item, default=chosen[place][1])
-    now = manifests.code_identity()
-    differs = {name: sorted(code for code in made if code != now)
+    now = {name: code_now(name, settings[name]) for name in codes if name in settings}
+    differs = {name: sorted(code for code in made if code != now[name])
                for name, made in codes.items() if name in settings}
     others = sorted({code for made in differs.values() for code in made})
     named = [n for n, made in differs.items() if made]
     listed = ", ".join(named) if len(named) <= 4 else (
         f"{len(named)} entries ({', '.join(named[:3])}, ...)")
+    replaying = "; ".join(sorted({now[name] for name in named}))
     notes = [f"The runs of {listed} were made by "
-             f"{'; '.join(others)}; the page replays them with {now}, and marks any replay that "
-             "does not end where its stored run did."] if others else []
+             f"{'; '.join(others)}; the page replays them with {replaying}, and marks any "
+             "replay that does not end where its stored run did."] if others else []
     larger = sorted({int(b) for b in runs["board"]} - set(range(REPLAYED_UP_TO + 1))) \
         if runs is not None and settings else []
     first = next((item["algorithm"] for item in out if not item["default"]), None)
@@ -145,7 +174,7 @@ def player_data(runs, settings: dict, codes: dict) -> dict:
 
 def _more_seeds(runs, settings: dict) -> bool:
     """Whether the first GA entry has more than ALL_SEEDS_AT_MOST seeds on a board up to
-    ALL_SEEDS_UP_TO queens, so that "every seed" is its lowest ones."""
+    ALL_SEEDS_UP_TO, so that "every seed" is its lowest ones."""
     first = next((name for name in settings if (runs["algorithm"] == name).any()), None)
     small = runs[(runs["algorithm"] == first) & (runs["board"] <= ALL_SEEDS_UP_TO)]
     return bool(len(small)) and int(small.groupby("board").size().max()) > ALL_SEEDS_AT_MOST
@@ -160,17 +189,17 @@ class _Row:
 
 def describe(data: dict) -> str:
     """What the page says of the runs it embeds."""
-    runs = data["runs"]
+    runs, said = data["runs"], data["words"]
     defaults = sum(1 for r in runs if r["default"])
-    text = (f"Embedded: {len(runs)} runs, the median seed's run of each GA entry and board "
-            f"({defaults})")
+    text = (f"Embedded: {len(runs)} runs, the median seed's run of each GA entry and "
+            f"{said['size']} ({defaults})")
     if data["all_seeds_up_to"] and len(runs) > defaults:
         lowest = f"its {ALL_SEEDS_AT_MOST} lowest seeds" if data.get("more_seeds") else "every seed"
-        text += (f" and {lowest} of {data['all_seeds_of']} on boards up to "
+        text += (f" and {lowest} of {data['all_seeds_of']} on {said['sizes']} up to "
                  f"{data['all_seeds_up_to']}")
     text += "; the seed chooser lists the embedded ones."
     if data["larger"]:
-        text += (f" Boards above {data['replayed_up_to']} queens "
+        text += (f" {said['sizes'].capitalize()} above {data['replayed_up_to']} "
                  f"({', '.join(f'{b:,}' for b in data['larger'])}) are neither drawn nor "
                  "replayed here: run python -m gaqueens.run --board N --seed S --trace FILE.")
     if data["left_out"]:

@@ -1,6 +1,7 @@
 """The report page's tables (gaqueens.reports.page): summary.csv and comparisons.csv as HTML,
 each cell marked with its column (data-column) for tests and scripts; numbers as ``number``
-writes them, times as ``duration``."""
+writes them (an infinite median or ratio as ∞, none as -), times as ``duration``; the
+column of sizes headed by the problem's word for one (board for N-Queens)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,13 @@ def number(value) -> str:
     if abs(value) >= 1000:
         return f"{value:,.0f}"
     return f"{value:.3g}"
+
+
+def sized(columns, folder: page_data.Folder) -> list[tuple[str, str]]:
+    """``columns`` ((column, heading)) with the board column headed by the problem's word
+    for one size."""
+    label = folder.solved_by().size_label
+    return [(c, label if c == "board" else h) for c, h in columns]
 
 
 def published_first(frame):
@@ -96,11 +104,11 @@ def summary_section(folder: page_data.Folder) -> str:
     if "detects" in summary.columns:
         summary = summary.assign(detects=[f"±{v:.0%}" if isinstance(v, float) and v == v
                                           else "-" for v in summary["detects"]])
-    columns = SUMMARY_COLUMNS
+    columns = sized(SUMMARY_COLUMNS, folder)
     units = set(summary["unit"]) if "unit" in summary.columns else set()
     if len(units) == 1:  # one unit for all: said once, in the heading
         columns = [(c, f"median {next(iter(units))}" if c == "median" else h)
-                   for c, h in SUMMARY_COLUMNS if c != "unit"]
+                   for c, h in columns if c != "unit"]
     notes = ["Work is counted in each algorithm's own unit. The median is over the runs, an "
              "unsolved run's work counting as infinite (∞); q1 to q3 is the middle half of the "
              "runs; the 95% interval is the bootstrapped interval of the median; median time is "
@@ -122,10 +130,11 @@ def comparisons_section(folder: page_data.Folder) -> str:
     frame = folder.comparisons
     if frame is None or not len(frame):
         return ""
-    columns = [(c, c.replace("_", " ")) for c in frame.columns]
+    columns = sized([(c, c.replace("_", " ")) for c in frame.columns], folder)
     reference = frame["reference"].iloc[0] if "reference" in frame.columns else "the reference"
+    size = folder.solved_by().size_label
     return ("<section id=\"comparisons\"><h2>Comparisons</h2>"
-            f'<p class="lead">Each algorithm beside {e(reference)}, board by board: the ratio '
+            f'<p class="lead">Each algorithm beside {e(reference)}, {e(size)} by {e(size)}: the ratio '
             "of the median work, its 95% interval, the rank test's p-value and the same Holm-"
             "adjusted over the comparisons, and the verdict.</p>"
             + table(published_first(frame), columns, table_id="comparisons-table")

@@ -13,6 +13,9 @@ ecdf_seconds the fraction of runs solved against processor time, a line per algo
              board (several algorithms)
 fixed_target the fraction of (run, target) pairs reached against evaluations, targets every
              conflict level from the first populations' median to 0 (gaqueens.reports.runtimes)
+
+Each takes the name of the problem its runs solve (N-Queens by default), whose words its
+axes, legends and panels use (gaqueens.problems: conflicts_label, size_label, size_text).
 """
 
 from __future__ import annotations
@@ -22,7 +25,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from gaqueens import problems
 from gaqueens.reports import folded
+from gaqueens.reports.words import size_of
 from gaqueens.reports.figures import (PUBLISHED, board_ticks, conflicts_y, entry_styles,
                                       legend_once, log_x, new_figure, palette, powers,
                                       save_figure)
@@ -45,11 +50,12 @@ def _y_label(data, label: str) -> str:
             f"best fitness in the population\n({label}; excess for " + ", ".join(excess) + ")")
 
 
-def convergence(traces, path: Path, title: str, label: str = "attacking pairs"):
+def convergence(traces, path: Path, title: str, problem: str = problems.DEFAULT):
     """Best conflicts against evaluations (see the module's docstring; one board and several
     GAs: one panel, a line per GA); a run that has stopped keeps its last best, so the band
     covers every seed to the longest run. The y axis reaches above every band drawn.
     ``traces``: folded.Folded, or a table of traces."""
+    solved_by = problems.get(problem)
     data = _folded(traces)
     lines = data.convergence()
     boards = sorted({line.board for line in lines})
@@ -75,15 +81,15 @@ def convergence(traces, path: Path, title: str, label: str = "attacking pairs"):
                 top = max(top, float(np.nanmax(high)))
             top = max(top, float(np.nanmax(median)))
             axes.step(x, median, where="post", **style,
-                      label=f"{line.board} x {line.board}" if single else line.algorithm)
+                      label=solved_by.size_text(line.board) if single else line.algorithm)
         log_x(axes)
         conflicts_y(axes, top)
         axes.set_xlabel("evaluations")
         axes.grid(True, which="major", alpha=0.3)
         if board is not None:
-            axes.set_title(f"{board} x {board}", fontsize=10)
+            axes.set_title(solved_by.size_text(board), fontsize=10)
     for axes in panels[:, 0]:
-        axes.set_ylabel(_y_label(data, label))
+        axes.set_ylabel(_y_label(data, solved_by.conflicts_label))
     band = "the interquartile band" + ("" if single else f" around {emphasised}'s")
     legend_once(figure, panels, title=f"median over seeds;\n{band}")
     if panels.size == 1:
@@ -150,7 +156,7 @@ def left_out(runs: pd.DataFrame) -> list[str]:
     return _in_order(runs.loc[runs["unit"] == "none", "algorithm"])
 
 
-def ecdf(runs: pd.DataFrame, path: Path, title: str):
+def ecdf(runs: pd.DataFrame, path: Path, title: str, problem: str = problems.DEFAULT):
     """The runtime distribution: the fraction of runs solved within a given amount of work, a
     panel per algorithm that searches (one x axis for all when they count one unit); the title names those left out, which do no work to
     plot (the construction: its time is in ecdf-seconds.png and the tables)."""
@@ -172,14 +178,14 @@ def ecdf(runs: pd.DataFrame, path: Path, title: str):
     for axes in panels[:, 0]:
         axes.set_ylabel("fraction of runs solved")
     panels[0, 0].set_ylim(0, 1.02)
-    legend_once(figure, panels, title="board")
+    legend_once(figure, panels, title=problems.get(problem).size_label)
     note = ("" if not missing else "\nnot drawn, doing no counted work: " + ", ".join(missing)
             + " (time: ecdf-seconds.png)")
     figure.suptitle(title + note, fontsize=11 if missing else None)
     return save_figure(figure, path)
 
 
-def seconds(summary: pd.DataFrame, path: Path, title: str):
+def seconds(summary: pd.DataFrame, path: Path, title: str, problem: str = problems.DEFAULT):
     """Median processor time per run against the board size, log-log, a line per algorithm, the
     x axis labelled at each board."""
     figure = new_figure(7.5, 4.8)
@@ -202,7 +208,7 @@ def seconds(summary: pd.DataFrame, path: Path, title: str):
         board_ticks(axes, summary["board"])
     axes.set_yscale("log")
     powers(axes.yaxis)
-    axes.set_xlabel("board size N")
+    axes.set_xlabel(f"{size_of(problems.get(problem))} N")
     axes.set_ylabel("median processor time per run (s)")
     axes.set_title(title + "\n(x: most runs unsolved within their budget)", fontsize=10)
     axes.grid(True, which="major", alpha=0.3)
@@ -210,8 +216,9 @@ def seconds(summary: pd.DataFrame, path: Path, title: str):
     return save_figure(figure, path)
 
 
-def ecdf_seconds(runs: pd.DataFrame, path: Path, title: str):
+def ecdf_seconds(runs: pd.DataFrame, path: Path, title: str, problem: str = problems.DEFAULT):
     """The fraction of runs solved within a given processor time, per algorithm, a panel per board."""
+    solved_by = problems.get(problem)
     boards = sorted(runs["board"].unique())
     figure, panels = _panels(3.9, 3.3, len(boards))
     styles = entry_styles(_in_order(runs["algorithm"]))
@@ -220,7 +227,7 @@ def ecdf_seconds(runs: pd.DataFrame, path: Path, title: str):
             _ecdf(axes, group["seconds"].to_numpy(), group["solved"].to_numpy(), len(group),
                   label=algorithm, **styles[algorithm])
         log_x(axes)
-        axes.set_title(f"{board:,} x {board:,}", fontsize=10)
+        axes.set_title(solved_by.size_text(board), fontsize=10)
         axes.set_xlabel("processor time (s)")
         axes.grid(True, alpha=0.3)
     for axes in panels[:, 0]:
@@ -230,11 +237,12 @@ def ecdf_seconds(runs: pd.DataFrame, path: Path, title: str):
     return save_figure(figure, path)
 
 
-def fixed_target(traces, path: Path, title: str, label: str = "attacking pairs"):
+def fixed_target(traces, path: Path, title: str, problem: str = problems.DEFAULT):
     """The fixed-target ECDF of the GA's runs: the fraction of (run, target) pairs whose best
     so far has reached the target within a given number of evaluations. One GA: one panel, a
     line per board; several: a panel per board, a line per GA. ``traces``: folded.Folded, or
     a table of traces."""
+    solved_by = problems.get(problem)
     data = _folded(traces)
     keys = data.keys()
     names = list(dict.fromkeys(name for name, _ in keys))
@@ -256,8 +264,8 @@ def fixed_target(traces, path: Path, title: str, label: str = "attacking pairs")
     for board in boards if not single else ():  # GAs of other fitness measures: other levels
         levels = sorted({top for (_, b), top in tops.items() if b == board})
         shown = " or ".join(map(str, levels))
-        panels.flat[boards.index(board)].set_title(f"{board} x {board}: targets {shown} to 0",
-                                                   fontsize=10)
+        panels.flat[boards.index(board)].set_title(
+            f"{solved_by.size_text(board)}: targets {shown} to 0", fontsize=10)
     for axes in panels.flat:
         log_x(axes)
         axes.set_xlabel("evaluations")
@@ -265,8 +273,9 @@ def fixed_target(traces, path: Path, title: str, label: str = "attacking pairs")
     for axes in panels[:, 0]:
         axes.set_ylabel("fraction of (run, target) pairs reached")
     panels[0, 0].set_ylim(0, 1.02)
-    legend_once(figure, panels, title="board" if single else None)
-    explained = f"targets: every level of {label} from the first populations' median to 0"
+    legend_once(figure, panels, title=solved_by.size_label if single else None)
+    explained = (f"targets: every level of {solved_by.conflicts_label} from the first "
+                 "populations' median to 0")
     if single:
         panels[0, 0].set_title(explained, fontsize=9)
         figure.suptitle(title)

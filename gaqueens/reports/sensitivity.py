@@ -21,6 +21,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from gaqueens import problems
+
 SETTING_AXIS_LOG = 4  # a numeric setting whose values span this factor or more gets a log axis
 
 
@@ -78,10 +80,13 @@ def _lines(rows: pd.DataFrame, grid, path: str, fixed: dict):
         yield ", ".join(varied), chosen
 
 
-def lines_plot(table: pd.DataFrame, grid, fixed: dict, path: Path, title: str) -> None:
-    """sensitivity.png: a panel per grid path (see the module's docstring)."""
+def lines_plot(table: pd.DataFrame, grid, fixed: dict, path: Path, title: str,
+               problem: str = problems.DEFAULT) -> None:
+    """sensitivity.png: a panel per grid path (see the module's docstring), its sizes in the
+    words of ``problem`` (gaqueens.problems)."""
     from gaqueens.reports.figures import new_figure, palette, powers, save_figure
 
+    solved_by = problems.get(problem)
     paths = grid.paths
     figure = new_figure(4.6 * len(paths) + 1.6, 4.2)
     panels = np.atleast_1d(figure.subplots(1, len(paths), sharey=True))
@@ -101,7 +106,7 @@ def lines_plot(table: pd.DataFrame, grid, fixed: dict, path: Path, title: str) -
                 high = (rows["ci_high"] - median).where(np.isfinite(rows["ci_high"]), 0)
                 axes.errorbar(rows["x"], median, yerr=[low, high], color=colors[board], ls=style,
                               marker="o", ms=4, lw=1.4, capsize=2,
-                              label=f"{board} x {board}" + (f"; {label}" if label else ""))
+                              label=solved_by.size_text(board) + (f"; {label}" if label else ""))
         marked = _key(fixed.get(setting)) in position
         if marked:
             axes.axvline(position[_key(fixed[setting])], color="0.5", ls=":", lw=1)
@@ -115,13 +120,16 @@ def lines_plot(table: pd.DataFrame, grid, fixed: dict, path: Path, title: str) -
         axes.grid(True, which="major", alpha=0.3)
     panels[0].set_ylabel("median evaluations (95% CI)")
     handles, labels = panels[0].get_legend_handles_labels()
-    figure.legend(handles, labels, fontsize=8, loc="outside right upper", title="board")
+    figure.legend(handles, labels, fontsize=8, loc="outside right upper",
+                  title=solved_by.size_label)
     figure.suptitle(title)
     save_figure(figure, path)
 
 
-def heatmap(table: pd.DataFrame, grid, fixed: dict, path: Path, title: str) -> None:
-    """sensitivity-heatmap.png: for a grid of two paths, a panel per board."""
+def heatmap(table: pd.DataFrame, grid, fixed: dict, path: Path, title: str,
+            problem: str = problems.DEFAULT) -> None:
+    """sensitivity-heatmap.png: for a grid of two paths, a panel per board (size) of
+    ``problem``."""
     import matplotlib
 
     from gaqueens.reports.figures import new_figure, save_figure
@@ -160,7 +168,7 @@ def heatmap(table: pd.DataFrame, grid, fixed: dict, path: Path, title: str) -> N
         axes.set_xticks(range(len(column_values)), column_keys)
         axes.set_yticks(range(len(row_values)), row_keys)
         axes.set_xlabel(columns_path)
-        axes.set_title(f"{board} x {board}", fontsize=10)
+        axes.set_title(problems.get(problem).size_text(board), fontsize=10)
     for axes in panels[:, 0]:
         axes.set_ylabel(rows_path)
     mappable = matplotlib.cm.ScalarMappable(norm=norm, cmap=colormap)
@@ -178,9 +186,11 @@ BEST_NOTE = ("Best: the cell with the lowest median evaluations on that board (t
              "over the whole table, alpha 0.01: comparisons.csv).")
 
 
-def best_cells(table: pd.DataFrame, summary: pd.DataFrame, comparisons) -> pd.DataFrame:
-    """Per board: the ga's median, the best cell with its median and interval, the ratio, and
-    the verdict of its comparison with the ga where there is one."""
+def best_cells(table: pd.DataFrame, summary: pd.DataFrame, comparisons,
+               problem: str = problems.DEFAULT) -> pd.DataFrame:
+    """Per board (the problem's size_label heads the column): the ga's median, the best cell
+    with its median and interval, the ratio, and the verdict of its comparison with the ga
+    where there is one."""
     from gaqueens.reports.tables import number
 
     verdicts = {}
@@ -192,12 +202,12 @@ def best_cells(table: pd.DataFrame, summary: pd.DataFrame, comparisons) -> pd.Da
     for board, cells_of in table.groupby("board", sort=True):
         best = cells_of.loc[cells_of["median"].idxmin()]
         rows.append({
-            "board": board,
+            problems.get(problem).size_label: board,
             "ga median": number(ga.get(board, math.nan)),
             "best cell": best["algorithm"],
             "its median (95% CI)": f"{number(best['median'])} ({number(best['ci_low'])} to "
                                    f"{number(best['ci_high'])})",
-            "ratio to the ga": "" if math.isnan(best["ratio"]) else f"{best['ratio']:.2f}",
+            "ratio to the ga": "" if math.isnan(best["ratio"]) else number(best["ratio"], 2),
             "compared with the ga": verdicts.get((board, best["algorithm"]), ""),
         })
     return pd.DataFrame(rows)

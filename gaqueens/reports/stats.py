@@ -7,7 +7,8 @@ compare two samples import this module (the comparisons of a sweep with several 
 fidelity check); the summary of every sweep resamples in numpy (gaqueens.reports.resampling).
 
 Runs that stop short enter as infinite work: the tests rank them as the worst; inside the
-bootstrap they stand as CENSORED, and a median ratio at least REACHED reads as infinite.
+bootstrap they stand as CENSORED, and a median ratio at least REACHED reads as infinite. A
+ratio over an infinite median is none (nan), never the tiny number CENSORED would make of it.
 """
 
 from __future__ import annotations
@@ -28,8 +29,10 @@ BATCH = 1_000  # resamples drawn at once, as scipy.stats.bootstrap(batch=BATCH) 
 
 
 def _ratio(top: np.ndarray, bottom: np.ndarray) -> np.ndarray:
+    """top / bottom, nan where bottom is infinite (at least REACHED): a finite median over an
+    infinite one is no measure of either, and infinite over infinite is none."""
     with np.errstate(invalid="ignore"):
-        return np.where((top >= REACHED) & (bottom >= REACHED), np.nan, top / bottom)
+        return np.where(bottom >= REACHED, np.nan, top / bottom)
 
 
 def _finite(values) -> np.ndarray:
@@ -45,8 +48,9 @@ def median_ratio(first, second, rng: np.random.Generator, level: float = LEVEL,
                  resamples: int = RESAMPLES) -> tuple[float, float, float]:
     """median(first) / median(second), with its percentile-bootstrap interval at ``level``
     (scipy.stats.bootstrap, each sample resampled on its own). Infinite values (unsolved runs)
-    are allowed: a ratio whose two medians are both infinite is nan, and so is an interval that
-    reaches such resamples. A sample of one value gives the ratio and no interval."""
+    are allowed: a ratio whose second median is infinite is nan, and so is an interval that
+    reaches such resamples; one whose first alone is infinite is inf. A sample of one value
+    gives the ratio and no interval."""
     samples = [_finite(first), _finite(second)]
     orders = [np.argsort(sample, kind="stable") for sample in samples]
     ordered = [sample[order] for sample, order in zip(samples, orders)]

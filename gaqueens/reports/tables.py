@@ -228,17 +228,18 @@ def markdown(frame: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
-def results_table(summary: pd.DataFrame) -> str:
-    """Per algorithm and board: solved runs (with the ERT when any run is unsolved), median work
-    with its 95% interval, quartiles, max, median processor time, the published median and the
-    verdict."""
+def results_table(summary: pd.DataFrame, problem: str = problems.DEFAULT) -> str:
+    """Per algorithm and board (the problem's size_label heads the column): solved runs (with
+    the ERT when any run is unsolved), median work with its 95% interval, quartiles, max,
+    median processor time, the published median and the verdict."""
     has_reference = summary["reference"].notna().any()
     unsolved = "ert" in summary.columns
+    size = problems.get(problem).size_label
     rows = []
     for row in summary.itertuples(index=False):
         cells = {
             "algorithm": row.algorithm,
-            "board": row.board,
+            size: row.board,
             "solved": f"{row.solved}/{row.runs}",
         }
         if unsolved:
@@ -265,17 +266,19 @@ def ert_text(row) -> str:
 
 
 def boards_table(summary: pd.DataFrame, problem: str = problems.DEFAULT) -> str:
-    """The facts of each board beside what the GA measured."""
-    label = problems.get(problem).conflicts_label
+    """The facts of each board (size) beside what the GA measured, in the problem's words."""
+    solved_by = problems.get(problem)
+    genome = solved_by.genome_label
     ga = summary[summary["algorithm"] == "ga"].set_index("board")
     rows = []
     for board in sorted(summary["board"].unique()):
         row = summary[summary["board"] == board].iloc[0]
         rows.append({
-            "board": board,
-            "placements (N!)": row.placements,
+            solved_by.size_label: board,
+            f"{genome}s (N!)": row.placements,
             "solutions": "not counted" if pd.isna(row.solutions) else f"{int(row.solutions):,}",
-            f"{label} of a random placement, exact": f"{row.random_exact:.1f}",
+            f"{solved_by.conflicts_label} of a random {genome}, exact": (
+                "not known" if pd.isna(row.random_exact) else f"{row.random_exact:.1f}"),
             "measured over the GA's first populations": (
                 f"{ga.loc[board, 'random_measured']:.2f}" if board in ga.index
                 and not pd.isna(ga.loc[board, "random_measured"]) else ""
@@ -291,13 +294,14 @@ def exponent_text(k: float, low: float, high: float) -> str:
     return f"N^{k:.2f} ({low:.2f} to {high:.2f})"
 
 
-def growth_table(summary: pd.DataFrame) -> str:
+def growth_table(summary: pd.DataFrame, problem: str = problems.DEFAULT) -> str:
     fits = growth(summary)
     if fits.empty:
         return ""
     return markdown(pd.DataFrame({
         "algorithm": fits["algorithm"],
-        "fitted over boards": [f"{b} ({n} sizes)" for b, n in zip(fits["boards"], fits["fitted"])],
+        f"fitted over {problems.get(problem).sizes_label}": [
+            f"{b} ({n} sizes)" for b, n in zip(fits["boards"], fits["fitted"])],
         "median time grows as (95% CI)": [exponent_text(*k) for k in zip(
             fits["seconds_exponent"], fits["seconds_low"], fits["seconds_high"])],
         "median work grows as (95% CI)": [exponent_text(*k) for k in zip(
@@ -305,9 +309,10 @@ def growth_table(summary: pd.DataFrame) -> str:
     }))
 
 
-GROWTH_NOTE = (
-    "Fitted by least squares on log scales over the boards whose median run takes at least "
-    "{ms:.0f} ms, solved at the median by at least three runs; the interval is the slope's "
-    "standard error times Student's t quantile. Boards below {ms:.0f} ms measure mostly the "
-    "timer's and the interpreter's fixed costs."
-)
+def growth_note(problem: str = problems.DEFAULT) -> str:
+    """What the growth table rests on, in the problem's words."""
+    sizes, ms = problems.get(problem).sizes_label, MIN_SECONDS * 1e3
+    return (f"Fitted by least squares on log scales over the {sizes} whose median run takes at "
+            f"least {ms:.0f} ms, solved at the median by at least three runs; the interval is "
+            f"the slope's standard error times Student's t quantile. {sizes.capitalize()} below "
+            f"{ms:.0f} ms measure mostly the timer's and the interpreter's fixed costs.")

@@ -5,11 +5,12 @@ A frame is one generation as genoxide's example traces (format 1) record it:
 
     generation   the generation, from 0 (the initial population)
     evaluations  the fitness evaluations made up to and including it
-    best         the fitness of the best placement found so far
+    best         the fitness of the best genome found so far
     median       the median fitness of the generation's population
-    state        {best: the best placement so far, the column of each row from 0;
-                  attacks: the pairs [row, row] (row < row) whose queens attack each other
-                  along a column or a diagonal}
+    state        {best: the best genome so far (a placement: the column of each row from
+                  0); attacks, where the problem's picture is "queens" (N-Queens): the pairs
+                  [row, row] (row < row) whose queens attack each other along a column or a
+                  diagonal}
 
 Two ways of picking frames:
 
@@ -22,9 +23,11 @@ Two ways of picking frames:
 Either way the last frame is the run's own end: its placement and its evaluations are the
 run's result's, which ``frames`` returns beside them.
 
-The trace file is genoxide's: one JSON object, its header keys (format 1, example, objective,
-x_label, y_label, log_y, optimum, plot "board", problem {n}) then "frames", one frame a line;
-compact JSON with sorted keys, floats to 6 significant digits.
+The trace file is genoxide's: one JSON object, its header keys (format 1, example: the
+problem's trace_example or name, "n_queens" for N-Queens; objective, x_label, y_label, log_y,
+optimum, plot: "board" where the problem is pictured as queens, else "permutation"; problem
+{n}) then "frames", one frame a line; compact JSON with sorted keys, floats to 6 significant
+digits.
 """
 
 from __future__ import annotations
@@ -35,8 +38,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from gaqueens import ga
-from gaqueens.problems.nqueens.verifier import attacking_pairs
+from gaqueens import ga, problems
 
 MOST = 200
 FORMAT = 1
@@ -88,21 +90,24 @@ class _Strided:
     """Every ``every``-th generation, ``every`` doubling whenever MOST frames are kept, and
     the last one seen (kept as its raw values until the end: a frame costs its attacks)."""
 
-    def __init__(self, most: int = MOST):
+    def __init__(self, most: int = MOST, with_attacks: bool = True):
         self.most, self.every, self.kept, self.last = most, 1, [], None
+        self.with_attacks = with_attacks
 
     def __call__(self, generation, evaluations, best, best_fitness, median_fitness):
         if generation % self.every:
             self.last = (generation, evaluations, np.array(best), best_fitness, median_fitness)
             return
         self.last = None
-        self.kept.append(frame(generation, evaluations, best, best_fitness, median_fitness))
+        self.kept.append(frame(generation, evaluations, best, best_fitness, median_fitness,
+                               self.with_attacks))
         while len(self.kept) >= self.most:  # room for the last one at the end
             self.every *= 2
             self.kept = [kept for kept in self.kept if kept["generation"] % self.every == 0]
 
     def frames(self) -> list[dict]:
-        return self.kept + ([frame(*self.last)] if self.last is not None else [])
+        return self.kept + ([frame(*self.last, self.with_attacks)] if self.last is not None
+                            else [])
 
 
 def frames(settings, board: int, seed: int, strided: bool = False):
@@ -112,20 +117,33 @@ def frames(settings, board: int, seed: int, strided: bool = False):
 
 
 def frames_many(settings, board: int, seeds, strided: bool = False,
-                with_attacks: bool = True) -> list[tuple]:
-    """``frames`` of each seed, the runs made again together (gaqueens.ga.replay_many); at
-    each improvement, ``with_attacks`` False leaves the attacks out (the page's player draws
-    them itself)."""
-    recorders = [_Strided() if strided else _Improvements(with_attacks) for _ in seeds]
+                with_attacks: bool | None = None) -> list[tuple]:
+    """``frames`` of each seed, the runs made again together (gaqueens.ga.replay_many); the
+    frames hold the attacks where ``with_attacks`` says, by default where the problem is
+    pictured as queens (False: the page's player draws them itself)."""
+    if with_attacks is None:
+        with_attacks = queens(settings.problem)
+    recorders = [_Strided(with_attacks=with_attacks) if strided else _Improvements(with_attacks)
+                 for _ in seeds]
     results = ga.replay_many(settings, board, seeds, recorders)
     return [(result, recorder.frames()) for result, recorder in zip(results, recorders)]
 
 
-def header(board: int) -> dict:
-    """The trace file's keys before its frames (genoxide's n_queens example's)."""
-    return {"format": FORMAT, "example": "n_queens", "objective": "minimize",
-            "x_label": "generations", "y_label": "conflicts", "log_y": False, "optimum": 0.0,
-            "plot": "board", "problem": {"n": int(board)}}
+def queens(problem: str) -> bool:
+    """Whether the problem of that name is pictured as queens on a board (gaqueens.problems:
+    ``picture``), whose frames then carry the attacking pairs."""
+    return problems.get(problem).picture == "queens"
+
+
+def header(board: int, problem: str = problems.DEFAULT) -> dict:
+    """The trace file's keys before its frames (the module docstring): for N-Queens,
+    genoxide's n_queens example's."""
+    solved_by = problems.get(problem)
+    return {"format": FORMAT, "example": solved_by.trace_example or solved_by.name,
+            "objective": "minimize", "x_label": "generations", "y_label": "conflicts",
+            "log_y": False, "optimum": 0.0,
+            "plot": "board" if queens(problem) else "permutation",
+            "problem": {"n": int(board)}}
 
 
 def rounded(value):
@@ -144,12 +162,7 @@ def to_json(value) -> str:
     return json.dumps(rounded(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def trace_text(board: int, frames_: list[dict]) -> str:
+def trace_text(board: int, frames_: list[dict], problem: str = problems.DEFAULT) -> str:
     """The trace file's text: the header's keys, then "frames", one frame a line."""
     lines = ",\n".join(map(to_json, frames_))
-    return f'{to_json(header(board))[:-1]},"frames":[\n{lines}\n]}}\n'
-
-
-def conflicts(frame_: dict) -> int:
-    """The attacking pairs of a frame's placement, as the verifier counts them."""
-    return attacking_pairs(frame_["state"]["best"])
+    return f'{to_json(header(board, problem))[:-1]},"frames":[\n{lines}\n]}}\n'

@@ -40,8 +40,8 @@ class ClusterFailed(Fault):
 def connect(address: str, plugins=()):
     """A client of the Dask scheduler at ``address``, or Unreachable: within a few seconds
     when none answers, at once for an address that is not one, and when its workers run other
-    code than this process (gaqueens' own, manifest.code_identity, or the source of any of the
-    modules ``plugins``), as runs record this process's code."""
+    code than this process (gaqueens' own, manifest.code_identity, or the plug-in code of the
+    modules ``plugins``, gaqueens.runtime.plugin_code), as runs record this process's code."""
     try:
         from distributed import Client
         from distributed.comm.addressing import get_address_host_port
@@ -62,13 +62,15 @@ def connect(address: str, plugins=()):
             client.close()
             raise Unreachable(f"--scheduler {address}: its workers run other code ({theirs[0]}) "
                               f"than this sweep ({ours[0]}): install the same gaqueens there")
-        changed = [module for module in plugins if theirs[1][module] != ours[1][module]]
+        changed = sorted(module for module in {*theirs[1], *ours[1]}
+                         if theirs[1].get(module) != ours[1].get(module))
         if changed:
             client.close()
             module = changed[0]
             raise Unreachable(f"--scheduler {address}: its workers have other code of the plug-in "
-                              f"{module} (source digest {theirs[1][module]}) than this sweep "
-                              f"({ours[1][module]}): install the same {module} there")
+                              f"module {module} (source digest {theirs[1].get(module, 'none')}) "
+                              f"than this sweep ({ours[1].get(module, 'none')}): install the same "
+                              f"{module} there")
     return client
 
 

@@ -20,8 +20,11 @@ import time
 from contextlib import contextmanager
 from dataclasses import replace
 
+import numpy as np
+
 from gaqueens.core.algorithms import Algorithm
 from gaqueens.core.errors import ended
+from gaqueens.core.registry import PluginError, where
 from gaqueens.core.result import Result
 from gaqueens.runtime import signals
 
@@ -74,7 +77,35 @@ def _timed(algorithm: Algorithm, settings, board: int, seed: int) -> Result:
     warm(algorithm, settings)
     start = time.thread_time()
     result = algorithm.run(settings, board, seed)
-    return replace(result, seconds=time.thread_time() - start)
+    seconds = time.thread_time() - start
+    wrong = result_problem(result, board)
+    if wrong:
+        raise PluginError(f"the algorithm {algorithm.source or where(algorithm.run)}: run on "
+                          f"board {board}, seed {seed}, returned {wrong}")
+    return replace(result, seconds=seconds)
+
+
+def result_problem(result, board: int) -> str | None:
+    """What is wrong with what an algorithm's run returned, as the store needs it: a
+    gaqueens.core.result.Result whose solved is True or False, conflicts and work whole
+    numbers >= 0, and solution a sequence of ``board`` entries; None when nothing is (the
+    verifier checks the rest)."""
+    if not isinstance(result, Result):
+        return f"{type(result).__name__} {result!r:.60}, expected a gaqueens.core.result.Result"
+    if not isinstance(result.solved, (bool, np.bool_)):
+        return f"a Result with solved {result.solved!r}, expected True or False"
+    for name in ("conflicts", "work"):
+        value = getattr(result, name)
+        if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
+            return f"a Result with {name} {value!r}, expected a whole number >= 0"
+    try:
+        length = len(result.solution)
+    except TypeError:
+        return (f"a Result whose solution is a {type(result.solution).__name__}, expected "
+                f"{board} entries")
+    if length != board:
+        return f"a Result whose solution has {length} entries, expected {board}"
+    return None
 
 
 def runs_together(algorithm: Algorithm, settings, board: int) -> bool:

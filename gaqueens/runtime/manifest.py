@@ -1,9 +1,12 @@
-"""Provenance: what produced an output folder, in manifest.json beside the runs."""
+"""Provenance: what produced an output folder, in manifest.json beside the runs, and the code
+each run records (entry_code): gaqueens' own (code_identity) and the plug-in code it imports
+(gaqueens.runtime.plugin_code: a digest of each module's source file by module name), so that
+the same files give the same record from any working folder and a refusal names the module
+that changed."""
 
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import os
 import platform
@@ -15,6 +18,7 @@ from importlib import metadata
 from pathlib import Path
 
 from gaqueens.core.files import write_text
+from gaqueens.runtime.plugin_code import plugin_code
 
 FILE = "manifest.json"
 
@@ -83,48 +87,20 @@ def code_identity() -> str:
     return text
 
 
-@cache
-def plugin_digest(module: str) -> str:
-    """A digest of the source of the plug-in module ``module`` (a user's operator, solver or
-    problem): every ``.py`` file of the top-level package it belongs to, or its own file when
-    it is a module of its own, by relative path and content, so that an edit anywhere in the
-    plug-in's package (a helper it calls included) changes it. "not found" when it cannot be
-    located. Read once a process, as the modules it runs were loaded once."""
-    top = module.split(".")[0]
-    try:
-        spec = importlib.util.find_spec(top)
-    except (ImportError, ValueError):
-        spec = None
-    if spec is None:
-        return "not found"
-    if spec.submodule_search_locations:  # a package: every source file under it
-        files = sorted((path.relative_to(root).as_posix(), path)
-                       for root in map(Path, spec.submodule_search_locations)
-                       for path in root.rglob("*.py") if "__pycache__" not in path.parts)
-    elif spec.origin and spec.origin.endswith(".py"):
-        files = [(Path(spec.origin).name, Path(spec.origin))]
-    else:
-        return "not found"
-    digest = hashlib.sha256()
-    for name, path in files:
-        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()[:12]
-
-
-PLUGIN = "; plug-in "  # what joins a plug-in's digest to the code that made a run
+PLUGIN = "; plug-in "  # what joins a plug-in module's digest to the code that made a run
 
 
 def entry_code(plugins) -> str:
     """The code that makes the runs of an entry whose plug-ins are the modules ``plugins``:
-    gaqueens' code (code_identity) and, for each plug-in, its name and source digest; what
-    every stored run of the entry records."""
-    return code_identity() + "".join(f"{PLUGIN}{module} {plugin_digest(module)}"
-                                     for module in sorted(set(plugins)))
+    gaqueens' code (code_identity) and the digest of each module of plug-in code its runs
+    import (plugin_code); what every stored run of the entry records."""
+    return code_identity() + "".join(f"{PLUGIN}{module} {digest}"
+                                     for module, digest in plugin_code(plugins).items())
 
 
 def code_change(stored: str, now: str) -> str:
     """What differs between the code that made stored runs and this sweep's (both as
-    entry_code writes them), in words: gaqueens' own, or which plug-in."""
+    entry_code writes them), in words: gaqueens' own, or which modules of plug-in code."""
     def parts(code):
         base, *plugins = code.split(PLUGIN)
         return base, dict(plugin.rpartition(" ")[::2] for plugin in plugins)
@@ -134,18 +110,19 @@ def code_change(stored: str, now: str) -> str:
     for module in sorted(set(old_plugins) | set(new_plugins)):
         before, after = old_plugins.get(module), new_plugins.get(module)
         if before is None:
-            said.append(f"plug-in {module} not used by the stored runs")
+            said.append(f"plug-in module {module} imported now, not by the stored runs' code")
         elif after is None:
-            said.append(f"plug-in {module} used by the stored runs, not now")
+            said.append(f"plug-in module {module} imported by the stored runs' code, not now")
         elif before != after:
-            said.append(f"plug-in {module} changed (source digest {before}, now {after})")
+            said.append(f"plug-in module {module} changed (source digest {before}, now {after})")
     return "; ".join(said) or "the same code"
 
 
 def worker_code(plugins) -> tuple[str, dict[str, str]]:
-    """What a worker process runs: gaqueens' code, and the digest of each plug-in as it finds
-    it there; called on each Dask worker before any run."""
-    return code_identity(), {module: plugin_digest(module) for module in plugins}
+    """What a worker process runs: gaqueens' code, and the plug-in code (plugin_code) of the
+    plug-in modules ``plugins`` as it finds it there; called on each Dask worker before any
+    run."""
+    return code_identity(), plugin_code(plugins)
 
 
 def start(experiment, argv: list[str] | None, executor: str) -> dict:

@@ -32,6 +32,10 @@ class NQueens(Problem):
     title = "N-Queens"
     measures = FITNESSES  # pairs (published), excess (DEAP's own N-Queens example)
     conflicts_label = "attacking pairs"
+    size_label, sizes_label = "board", "boards"
+    genome_label = "placement"
+    picture = "queens"
+    trace_example = "n_queens"  # genoxide's
     incremental = True
 
     def evaluate(self, size: int, genomes: np.ndarray, measure: str) -> np.ndarray:
@@ -43,10 +47,23 @@ class NQueens(Problem):
     def reject(self, size, solution, conflicts, solved, solved_at, measure):
         return verifier.rejection(solution, size, conflicts, solved, solved_at, measure)
 
+    def reject_many(self, size, rows, conflicts, solved, solved_at, measure):
+        """``reject`` of every row at once: the verifier's rejection_rows, the very function
+        ``reject`` applies to one."""
+        return verifier.rejection_rows(rows, size, conflicts, solved, solved_at, measure)
+
     def measured(self, size: int, solution, measure: str) -> int:
         if measure == "pairs":
             return verifier.attacking_pairs(solution)
         return verifier.diagonal_excess(solution)
+
+    def measured_rows(self, size: int, genomes, measure: str):
+        if measure == "pairs":
+            return verifier.attacking_pairs_rows(genomes)
+        return verifier.diagonal_excess_rows(genomes)
+
+    def size_text(self, size: int) -> str:
+        return f"{size:,} x {size:,}"
 
     def has_solution(self, size: int) -> bool:
         return facts.has_solution(size)
