@@ -10,6 +10,8 @@ import shutil
 import subprocess
 import tempfile
 import sys
+import uuid
+from pathlib import Path
 
 import pytest
 
@@ -125,32 +127,43 @@ def run(settings, board, seed):
         if os.environ.get("GAQUEENS_TEST_HOW") == "interrupt":
             raise KeyboardInterrupt
         if os.environ.get("GAQUEENS_TEST_HOW") == "helper":
-            import exiting_helper
-            exiting_helper.stop()
+            import HELPER
+            HELPER.stop()
         sys.exit(0)
     return local_search.run(settings, board, seed)
 """
 HELPER = "import sys\n\ndef stop():\n    sys.exit(3)\n"
 PLUGGED = ("boards: [8]\nseeds: {first: 1, last: 20}\nga: none\n"
-           "baselines: {exiting: {plugin: exiting_solver}}\n")
+           "baselines: {exiting: {plugin: SOLVER}}\n")
+
+
+class Exiting:
+    """The files of a plug-in solver and of a helper module it calls, named for one test (the
+    loaded plug-ins are kept for the process, by name)."""
+
+    def __init__(self, folder: Path, tag: str):
+        self.solver, self.helper = f"exiting_solver_{tag}", f"exiting_helper_{tag}"
+        self.path = folder / f"{self.solver}.py"
+        self.helper_path = folder / f"{self.helper}.py"
+        self.path.write_text(EXITING.replace("HELPER", self.helper))
+        self.helper_path.write_text(HELPER)
+
+    def experiment(self, tmp_path) -> str:
+        return experiment_file(tmp_path, PLUGGED.replace("SOLVER", self.solver))
 
 
 @pytest.fixture
 def exiting(tmp_path, monkeypatch):
     """A plug-in solver that calls sys.exit(0) on seed 7 (or raises KeyboardInterrupt, with
-    GAQUEENS_TEST_HOW=interrupt), importable here and in the processes this one starts."""
+    GAQUEENS_TEST_HOW=interrupt, or has a helper module call sys.exit(3), with helper),
+    importable here and in the processes this one starts."""
     folder = tmp_path / "plugin"
     folder.mkdir()
-    (folder / "exiting_solver.py").write_text(EXITING)
-    (folder / "exiting_helper.py").write_text(HELPER)
+    plugin = Exiting(folder, uuid.uuid4().hex[:12])
     monkeypatch.syspath_prepend(str(folder))
     monkeypatch.setenv("PYTHONPATH",
                        os.pathsep.join([str(folder), os.environ.get("PYTHONPATH", "")]))
-    for name in ("exiting_solver", "exiting_helper"):  # another test's, from its own folder
-        sys.modules.pop(name, None)
-    yield folder / "exiting_solver.py"
-    for name in ("exiting_solver", "exiting_helper"):
-        sys.modules.pop(name, None)
+    return plugin
 
 
 @pytest.mark.parametrize("how", ["exit", "interrupt"])
@@ -162,20 +175,19 @@ def test_a_plugins_systemexit_or_own_keyboardinterrupt_in_a_run_is_a_fault_namin
     and line and the runs; the runs stored before are kept (runtime/execution.py)."""
     monkeypatch.setenv("GAQUEENS_TEST_HOW", how)
     out = tmp_path / "out"
-    argv = [experiment_file(tmp_path, PLUGGED), "--out", str(out), "--workers", workers,
-            "--quiet"]
+    argv = [exiting.experiment(tmp_path), "--out", str(out), "--workers", workers, "--quiet"]
     assert sweep.main(argv) == cli.FAULT
     error = capsys.readouterr().err.strip()
     assert len(error.splitlines()) == 1 and "Traceback" not in error
     line = 12 if how == "exit" else 8
     raised = ("SystemExit(0)" if how == "exit"
               else "KeyboardInterrupt, with no Ctrl-C or SIGTERM,")
-    assert error.startswith(f"error: exiting_solver ({exiting}, line {line}) raised {raised} in "
-                            "the runs of exiting on board 8, seeds ")
+    assert error.startswith(f"error: {exiting.solver} ({exiting.path}, line {line}) raised "
+                            f"{raised} in the runs of exiting on board 8, seeds ")
     assert "will raise again until its code or settings change" in error
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["status"].startswith("failed: exiting_solver (")
-    assert "exiting_solver.py" in (out / "error.log").read_text()
+    assert manifest["status"].startswith(f"failed: {exiting.solver} (")
+    assert exiting.path.name in (out / "error.log").read_text()
 
 
 @pytest.mark.parametrize("how", ["exit", "interrupt"])
@@ -188,40 +200,36 @@ def test_a_plugins_systemexit_on_a_dask_worker_is_a_fault_naming_it(tmp_path, ca
     out = tmp_path / "out"
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
                                   host="127.0.0.1", dashboard_address=None) as cluster:
-        code = sweep.main([experiment_file(tmp_path, PLUGGED), "--out", str(out), "--quiet",
+        code = sweep.main([exiting.experiment(tmp_path), "--out", str(out), "--quiet",
                            "--scheduler", cluster.scheduler_address])
     assert code == cli.FAULT
     error = capsys.readouterr().err.strip()
     assert len(error.splitlines()) == 1, error
-    assert error.startswith(f"error: exiting_solver ({exiting}, line ")
+    line = 12 if how == "exit" else 8
+    assert error.startswith(f"error: {exiting.solver} ({exiting.path}, line {line}) raised ")
     assert "in the runs of exiting on board 8, seeds " in error
-    assert "exiting_solver.py" in (out / "error.log").read_text()
+    assert exiting.solver in (out / "error.log").read_text()
 
 
 def test_a_plugins_systemexit_in_a_single_run_is_a_fault(tmp_path, capsys, temporary, exiting):
-    file = experiment_file(tmp_path, PLUGGED)
+    file = exiting.experiment(tmp_path)
     assert run.main([file, "--algorithm", "exiting", "--board", "8", "--seed", "7"]) == cli.FAULT
     error = capsys.readouterr().err.strip()
     assert len(error.splitlines()) == 1
-    assert error.startswith(f"error: exiting_solver ({exiting}, line 12) raised SystemExit(0) in "
-                            "the run on board 8, seed 7")
+    assert error.startswith(f"error: {exiting.solver} ({exiting.path}, line 12) raised "
+                            "SystemExit(0) in the run on board 8, seed 7")
 
 
 def test_a_plugin_that_calls_sys_exit_as_it_is_imported_is_a_fault_never_done(
         tmp_path, capsys, monkeypatch, temporary):
-    folder = tmp_path / "plugin"
-    folder.mkdir()
-    (folder / "exits_at_import.py").write_text("import sys\nsys.exit(0)\n")
-    monkeypatch.syspath_prepend(str(folder))
-    text = PLUGGED.replace("exiting_solver", "exits_at_import")
+    name = f"exits_at_import_{uuid.uuid4().hex[:12]}"
+    (tmp_path / f"{name}.py").write_text("import sys\nsys.exit(0)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
     out = tmp_path / "out"
-    try:
-        code = sweep.main([experiment_file(tmp_path, text), "--out", str(out), "--quiet"])
-    finally:
-        sys.modules.pop("exits_at_import", None)
-    assert code == cli.FAULT
+    file = experiment_file(tmp_path, PLUGGED.replace("SOLVER", name))
+    assert sweep.main([file, "--out", str(out), "--quiet"]) == cli.FAULT
     error = capsys.readouterr().err.strip()
-    assert len(error.splitlines()) == 1 and "exits_at_import" in error
+    assert len(error.splitlines()) == 1 and name in error
     assert not out.exists()
 
 
@@ -229,12 +237,11 @@ def test_a_systemexit_from_a_module_a_plugin_calls_names_both(tmp_path, capsys, 
                                                              exiting):
     monkeypatch.setenv("GAQUEENS_TEST_HOW", "helper")
     out = tmp_path / "out"
-    assert sweep.main([experiment_file(tmp_path, PLUGGED), "--out", str(out), "--workers", "1",
+    assert sweep.main([exiting.experiment(tmp_path), "--out", str(out), "--workers", "1",
                        "--quiet"]) == cli.FAULT
-    helper = exiting.with_name("exiting_helper.py")
     assert capsys.readouterr().err.startswith(
-        f"error: exiting_helper ({helper}, line 4), called through exiting_solver raised "
-        "SystemExit(3) in the runs of exiting on board 8, seeds ")
+        f"error: {exiting.helper} ({exiting.helper_path}, line 4), called through "
+        f"{exiting.solver} raised SystemExit(3) in the runs of exiting on board 8, seeds ")
 
 
 def test_a_keyboardinterrupt_that_a_signal_raised_in_a_run_is_an_interruption(

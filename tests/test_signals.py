@@ -123,6 +123,26 @@ def test_a_sweep_interrupted_while_it_loads_its_file_stores_nothing(tmp_path, na
 
 
 @pytest.mark.parametrize("name", SIGNALS)
+def test_a_sweep_interrupted_while_it_imports_a_plugin_is_interrupted_not_a_fault(tmp_path,
+                                                                                 name):
+    """The signal comes as a plug-in is imported (its module sends it): the user's, not the
+    plug-in's KeyboardInterrupt (core/registry.py tells them apart)."""
+    (tmp_path / "signalled_solver.py").write_text(
+        f"import os, signal\nos.kill(os.getpid(), signal.{name})\n"
+        "from gaqueens.baselines.local_search import Settings, UNIT, run\n")
+    text = ("boards: [8]\nseeds: {first: 1, last: 5}\nga: none\n"
+            "baselines: {signalled: {plugin: signalled_solver}}\n")
+    out = tmp_path / "out"
+    done = subprocess.run(
+        [sys.executable, "-m", "gaqueens.sweep", experiment_file(tmp_path, text), "--out",
+         str(out), "--quiet"], capture_output=True, text=True, timeout=600,
+        env={**QUIET, "PYTHONPATH": os.pathsep.join([str(tmp_path),
+                                                    QUIET.get("PYTHONPATH", "")])})
+    interrupted_in_one_line(done, "interrupted: nothing was stored")
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("name", SIGNALS)
 @pytest.mark.parametrize("workers, whom", [("1", "self"), ("2", "group")])
 def test_a_sweep_interrupted_while_it_computes_keeps_the_runs_stored(tmp_path, name, workers,
                                                                      whom):
