@@ -9,10 +9,10 @@ file's settings (the published ones by default).
 Prints the conflicts and the work it took, the columns (shortened for big boards), the board
 for N up to 20, and the wall time. A GA run (any entry whose settings are a GA's) on a board
 of up to TRACED_UP_TO queens can also be written, made again from its seed
-(gaqueens.reports.trace): --trace FILE in genoxide's example trace format 1 (at most 200
-frames, the stride doubling as the run grows; the last frame is the run's end), --html FILE as
-a standalone page that plays the run back (a frame at each improvement of its best
-placement); a FILE that is a folder, or in a folder that does not exist, is refused before the
+(gaqueens.reports.trace): --trace FILE in genoxide's example trace format 1 (a frame per
+generation, at most 200, the stride doubling as the run grows; the last frame is the run's
+end), --html FILE as a standalone page that plays the same frames back, the run's settings
+beside them; a FILE that is a folder, or in a folder that does not exist, is refused before the
 run. Exit status (gaqueens/cli.py): 0 done; 1 the verifier rejects the answer
 (gaqueens/runtime/claims.py); 2 bad input or usage; 3 a fault (an unexpected error, a plug-in's
 code raising SystemExit), in one line with the traceback in a temporary error.log; 130
@@ -169,7 +169,7 @@ def _write_replays(args, settings, result) -> None:
                         "settings and seed")
 
     if args.trace:
-        end, frames = trace.frames(settings, args.board, args.seed, strided=True)
+        end, frames = trace.frames(settings, args.board, args.seed)
         check(end, frames)
         write_text(Path(args.trace), trace.trace_text(args.board, frames, settings.problem))
         print(f"trace: {args.trace} ({len(frames)} frames)")
@@ -181,7 +181,7 @@ def _write_replays(args, settings, result) -> None:
         if not item["matches"]:
             raise Fault(f"the run made again for {args.algorithm} on board {args.board}, seed "
                         f"{args.seed} does not end as the run did")
-        page.player_page(Path(args.html), args.algorithm, item, settings.problem)
+        page.player_page(Path(args.html), args.algorithm, item, settings, settings.problem)
         print(f"page: {args.html} ({len(item['frames'])} frames)")
 
 

@@ -112,13 +112,12 @@ def write(store, experiment) -> str:
     if several:  # scipy.stats, imported before the workers are forked: they share its pages
         from gaqueens.reports import compare
     with Workers(2 if len(runs) >= tables.PARALLEL_FROM else 1) as workers:
-        # the summary's resampling, the comparisons and the page's replays in processes of
-        # their own, and the plots in theirs as the workers leave cores free (drawing.py),
-        # while this process checks the runs, reads the traces and writes the tables
+        # the summary's resampling and the comparisons in processes of their own, and the
+        # plots in theirs as the workers leave cores free (drawing.py), while this process
+        # checks the runs, reads the traces and writes the tables
         summarizing = tables.summarize_later(runs, experiment.reference, experiment.problem,
                                              workers)
         comparing = compare.comparisons_later(runs, workers) if several else None
-        playing = _player_later(store, experiment, runs, workers)
         workers.start()
         claims = checks.entry_claims(experiment.entries)
         rejected = checks.rows_problems(runs, claims)
@@ -144,12 +143,11 @@ def write(store, experiment) -> str:
         results = _tables(store, experiment, made_by, runs, first, name, several,
                           summarizing, comparing, drawing)
         drawing.poll()  # a plot may have ended while the tables were written
-        player = playing()
         # let go here (the workers' tasks as they end): what the plots waiting or drawing hold
         # is freed as they end, and this process waits, and writes the page, the lighter
-        del runs, measured, traces, summarizing, comparing, playing
+        del runs, measured, traces, summarizing, comparing
     drawing.wait()
-    _page(store, experiment, player)
+    _page(store, experiment)
     return results
 
 
@@ -218,21 +216,12 @@ def _ga_settings(experiment) -> dict:
             if isinstance(entry.settings, GaSettings)}
 
 
-def _player_later(store, experiment, runs, workers):
-    """The page's player (its replays) handed out to ``workers``: the runs it replays are
-    every stored run of the experiment's GA entries (page.player_of)."""
+def _page(store, experiment) -> None:
+    """index.html, from the exports just written (gaqueens.reports.page), its player's runs
+    replayed here: in a worker of its own, they saved no measurable time (issue 48)."""
     from gaqueens.reports import page
 
-    task = (store.runs(), _ga_settings(experiment), set(runs["algorithm"]), store.codes())
-    pending = workers.later(page.player_of, [task])
-    return lambda: pending()[0]
-
-
-def _page(store, experiment, player=None) -> None:
-    """index.html, from the exports just written (gaqueens.reports.page)."""
-    from gaqueens.reports import page
-
-    page.write(store.folder, _ga_settings(experiment), store, player)
+    page.write(store.folder, _ga_settings(experiment), store)
 
 
 def _sensitivity(summary, experiment, folder: Path, name: str, drawing):
