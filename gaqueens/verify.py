@@ -43,7 +43,6 @@ interrupted (gaqueens/cli.py). tests/test_verify.py alters stores and files by h
 from __future__ import annotations
 
 import sqlite3
-import sys
 from pathlib import Path
 
 from gaqueens import cli, problems
@@ -271,4 +270,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.command(main)

@@ -315,21 +315,21 @@ def test_outputs_a_kill_left_half_moved_in_are_reported_and_moved_in_by_the_next
     assert described(out) == {("ga", 8, seed) for seed in (1, 2, 3)}
 
 
-def test_deferred_holds_a_signal_until_its_block_has_run():
+def test_held_holds_a_signal_until_its_block_has_run():
     before, steps = signal.getsignal(signal.SIGINT), []
     with pytest.raises(KeyboardInterrupt):
-        with signals.deferred():
+        with signals.held():
             os.kill(os.getpid(), signal.SIGINT)
             steps.append("after the signal")
     assert steps == ["after the signal"] and signal.getsignal(signal.SIGINT) is before
     with pytest.raises(ValueError):  # a block that raises raises its own error
-        with signals.deferred():
+        with signals.held():
             os.kill(os.getpid(), signal.SIGINT)
             raise ValueError
     ran = []
 
     def elsewhere():
-        with signals.deferred():  # no handler can be set here: the block runs as it is
+        with signals.held():  # no handler can be set here: the block runs as it is
             ran.append(threading.current_thread() is not threading.main_thread())
 
     thread = threading.Thread(target=elsewhere)

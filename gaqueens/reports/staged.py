@@ -3,7 +3,7 @@ outputs and the manifest that speaks for them, whatever stops the sweep.
 
 The outputs are written whole into a folder of their own in the output folder (STAGED; its
 manifest lists them), which is renamed READY once they all are: the moment the new outputs
-count. Then, with Ctrl-C and SIGTERM held (gaqueens.runtime.signals.deferred), the earlier
+count. Then, with Ctrl-C and SIGTERM held (gaqueens.runtime.signals.held), the earlier
 outputs that the new ones do not have are removed, and the new ones are moved over the others,
 the manifest last. Stopped while writing, a sweep leaves the earlier outputs as they were (and
 STAGED, removed by the next); only a kill can stop it while moving, leaving READY, which the
@@ -34,7 +34,7 @@ def settle(folder: Path, exports) -> None:
     stopped writing (STAGED); ``exports``: the names outputs may have."""
     folder = Path(folder)
     if (folder / READY).is_dir():
-        with signals.deferred():
+        with signals.held():
             _finish(folder, exports)
     shutil.rmtree(folder / STAGED, ignore_errors=True)
 
@@ -42,7 +42,7 @@ def settle(folder: Path, exports) -> None:
 def move_in(folder: Path, staged: Path, exports, sweep) -> None:
     """Moves the outputs written whole in ``staged`` over those of ``folder``, all or none;
     then ``sweep`` (gaqueens.runtime.manifest.Sweep) has written its outputs."""
-    with signals.deferred():
+    with signals.held():
         os.rename(staged, folder / READY)
         _finish(folder, exports)
         sweep.written = True

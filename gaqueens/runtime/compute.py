@@ -79,7 +79,7 @@ def compute(store: Store, experiment: Experiment, plan: Plan,
     sweep = manifest.Sweep(experiment.output, record, previous,
                            kept=manifest.describes_outputs(previous) and not discarding)
     if not sweep.kept or any(task not in done for task in tasks):
-        with signals.deferred():  # named before any run is stored, and the outputs of
+        with signals.held():  # named before any run is stored, and the outputs of
             sweep.running()       # runs to be discarded (or of none) gone before those runs
             if not sweep.kept:
                 stale()
