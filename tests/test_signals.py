@@ -305,3 +305,30 @@ def test_a_signal_is_told_from_a_keyboardinterrupt_raised_by_code():
             stop.check()
     assert not signals.received()
     assert (signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)) == before
+
+
+LOADING = """\
+import os, signal, sys
+sys.argv = ["-m"]  # as while `python -m gaqueens.NAME` finds the command's module
+import gaqueens
+os.kill(os.getpid(), signal.{name})
+import gaqueens.sweep
+"""
+
+
+@pytest.mark.parametrize("name", SIGNALS)
+def test_a_signal_while_a_command_loads_its_modules_ends_it_in_one_line(name, tmp_path):
+    ended = subprocess.run([sys.executable, "-c", LOADING.format(name=name)], cwd=tmp_path,
+                           capture_output=True, text=True, timeout=60)
+    assert ended.returncode == 130
+    assert ended.stderr == "interrupted: nothing was done\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_importing_gaqueens_elsewhere_leaves_the_signals_alone(tmp_path):
+    code = ("import signal, gaqueens; "
+            "print(signal.getsignal(signal.SIGINT) is signal.default_int_handler, "
+            "signal.getsignal(signal.SIGTERM) is signal.SIG_DFL)")
+    shown = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                           text=True, timeout=60)
+    assert shown.stdout.split() == ["True", "True"]

@@ -10,7 +10,9 @@ leaving a partial file behind and no word. The handler also remembers the signal
 that Python dropped. Python prints and drops an exception that a signal's handler raises while
 a finalizer runs (an object's ``__del__``, a weakref's callback), so a KeyboardInterrupt can be
 lost; the sweep checks after each batch, and every command once its work is done
-(tests/test_faults.py presses Ctrl-C inside a finalizer).
+(tests/test_faults.py presses Ctrl-C inside a finalizer). Before these handlers are set, while
+``python -m gaqueens.NAME`` still loads its modules, gaqueens/__init__.py's end the command at
+once: nothing is written yet.
 
 Starting a worker. A forked worker runs this process's signal handlers until it sets its own:
 a SIGTERM in between (the sweep ending its workers as it stops, just after starting one)
