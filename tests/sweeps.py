@@ -32,6 +32,18 @@ def experiment_file(tmp_path, text=TINY, name="tiny.yaml"):
     return str(path)
 
 
+def finished_sweep(tmp_path_factory, text=TINY) -> Path:
+    """The output folder (with its store) of a sweep of ``text`` run to its end in this
+    process, for a module's tests to read or copy."""
+    from gaqueens.sweep import main
+
+    folder = tmp_path_factory.mktemp("swept")
+    out = folder / "out"
+    assert main([experiment_file(folder, text), "--out", str(out), "--workers", "1",
+                 "--quiet"]) == 0
+    return out
+
+
 def rows(folder):
     """runs.csv without the timings, which differ from run to run."""
     return pd.read_csv(folder / "runs.csv").drop(columns="seconds")

@@ -1,12 +1,14 @@
 """Plots drawn in forked processes (gaqueens/reports/drawing.py): at most ``limit`` at a time,
-every one drawn by ``wait``'s end, and a plot whose process fails drawn again here, raising
-what went wrong. (tests/test_faults.py: drawn here while another thread runs.)"""
+every one drawn by ``wait``'s end, a plot whose process fails drawn again here, raising what
+went wrong, and stopped drawing leaving no partial file. (tests/test_faults.py: drawn here while
+another thread runs; tests/test_signals.py: Ctrl-C and SIGTERM while the plots draw.)
+Which plots run at once is counted by the plots themselves, never read off clocks."""
 
+import multiprocessing
 import os
 import subprocess
 import sys
 import textwrap
-import time
 
 import pytest
 
@@ -24,10 +26,15 @@ def forked(monkeypatch):
 
 
 def record(folder, name):
-    """A stand-in plot: writes which process drew it, and when it began and ended."""
-    began = time.monotonic()
-    time.sleep(0.2)
-    (folder / name).write_text(f"{os.getpid()} {began} {time.monotonic()}")
+    """A stand-in plot: writes which process drew it, and how many plots were drawing as it
+    began (itself included): each is marked by a file while it draws."""
+    drawing = folder / f"drawing-{name}"
+    drawing.touch()
+    at_once = len(list(folder.glob("drawing-*")))
+    for _ in range(200_000):  # a while, the others going on meanwhile
+        pass
+    (folder / name).write_text(f"{os.getpid()} {at_once}")
+    drawing.unlink()
 
 
 @linux
@@ -41,12 +48,8 @@ def test_at_most_limit_plots_are_drawn_at_once_and_every_one_by_the_end(tmp_path
     assert not drawing.running and not drawing.queued
     drawn = {path.name: path.read_text().split() for path in tmp_path.iterdir()}
     assert sorted(drawn) == ["a", "b", "c0", "c1", "c2"]
-    assert all(int(pid) != os.getpid() for pid, _, _ in drawn.values())  # forked
-    spans = [(float(began), float(ended)) for _, began, ended in drawn.values()]
-    at_once = max(sum(b <= moment < e for b, e in spans) for moment, _ in spans)
-    assert at_once <= limit
-    if limit == 3:
-        assert at_once >= 2  # they do overlap, where cores allow
+    assert all(int(pid) != os.getpid() for pid, _ in drawn.values())  # forked
+    assert max(int(at_once) for _, at_once in drawn.values()) <= limit
 
 
 @linux
@@ -54,14 +57,14 @@ def test_poll_starts_a_waiting_plot_once_a_core_is_free(tmp_path):
     drawing = Drawing(1)
     drawing.add([(record, tmp_path, "first"), (record, tmp_path, "second")])
     assert len(drawing.running) == 1 and len(drawing.queued) == 1  # the second waits
-    deadline = time.monotonic() + 30
-    while not (tmp_path / "second").exists() and time.monotonic() < deadline:
-        drawing.poll()  # starts the second once the first's process has ended: no wait
-        time.sleep(0.01)
-    assert (tmp_path / "second").exists()
-    first_ended = float((tmp_path / "first").read_text().split()[2])
-    assert first_ended <= float((tmp_path / "second").read_text().split()[1])  # one at a time
+    (_, first), = drawing.running
+    first.join()
+    assert (tmp_path / "first").exists() and not (tmp_path / "second").exists()
+    drawing.poll()  # starts the second, the first's process having ended: no wait
+    assert len(drawing.running) == 1 and not drawing.queued
+    assert drawing.running[0][1] is not first
     drawing.wait()
+    assert (tmp_path / "second").read_text().split()[1] == "1"  # drawn alone
 
 
 def fails_in_a_child(parent):
@@ -96,9 +99,41 @@ def test_a_plot_that_fails_only_in_its_process_is_drawn_here(tmp_path):
 def test_plots_that_ended_before_wait_leave_nothing_to_wait_for(tmp_path):
     drawing = Drawing(2)
     drawing.add([(record, tmp_path, "a")])
-    time.sleep(0.6)  # it ends before wait, which finds it ended and nothing queued
+    drawing.running[0][1].join()  # it ends before wait, which finds it ended, nothing queued
     drawing.wait()
     assert (tmp_path / "a").exists() and not drawing.running
+
+
+def drawn_partly(path, begun, parent):
+    """A stand-in plot that writes its file through core.files.replacing, as the plots do,
+    and stops half way until it is ended."""
+    from gaqueens.core.files import replacing
+
+    with replacing(path) as partial:
+        partial.write_text("half a plot")
+        begun.set()
+        if os.getpid() != parent:
+            multiprocessing.Event().wait()  # ended by close, never set
+
+
+@linux
+def test_plots_stopped_half_drawn_leave_no_partial_file(tmp_path):
+    """close() (wait and the block beside end by an exception: Ctrl-C, SIGTERM, a fault) ends
+    the processes drawing by SIGTERM, each removing its partial file as SystemExit leaves
+    replacing's block, joins them, and drops the plots still waiting."""
+    begun = multiprocessing.get_context("fork").Event()
+    drawing = Drawing(1)
+    drawing.add([(drawn_partly, tmp_path / "a.png", begun, os.getpid()),
+                 (record, tmp_path, "b")])
+    try:
+        assert begun.wait(300)  # a guard against a hang, not a measure
+        assert (tmp_path / "a.png.partial.png").exists()
+        (_, process), = drawing.running
+    finally:
+        drawing.close()
+    assert process.exitcode == 1  # its SystemExit, then _draw_quietly's exit
+    assert not drawing.running and not drawing.queued
+    assert list(tmp_path.iterdir()) == []
 
 
 class Beside:
@@ -112,6 +147,9 @@ class Beside:
 
     def alive(self):
         return self.count
+
+    def ending(self, close):
+        self.close = close
 
 
 @linux
@@ -136,9 +174,10 @@ def test_plots_waiting_while_the_workers_hold_every_core_are_drawn_here_by_wait(
 
 
 def test_beside_real_workers_plots_wait_for_their_end():
-    """Two workers sleeping hold both cores: no plot is forked until their results are in."""
+    """Two workers waiting on a gate hold both cores: no plot is forked until their results
+    are in."""
     done = subprocess.run([sys.executable, "-c", textwrap.dedent("""
-        import os, tempfile, time
+        import multiprocessing, os, tempfile
         from pathlib import Path
         from gaqueens.reports.drawing import Drawing
         from gaqueens.runtime.workers import Workers
@@ -147,15 +186,17 @@ def test_beside_real_workers_plots_wait_for_their_end():
             (Path(folder) / name).write_text(str(os.getpid()))
 
         folder = tempfile.mkdtemp()
+        gate = multiprocessing.get_context("fork").Event()
         with Workers(2) as workers:
-            slept = workers.later(time.sleep, [(0.5,), (0.5,)])
+            waited = workers.later(gate.wait, [(), ()])
             workers.start()
             drawing = Drawing(2, beside=workers)
             drawing.add([(mark, folder, "a"), (mark, folder, "b")])
             waiting = (len(drawing.running), len(drawing.queued))
-            slept()
+            gate.set()
+            waited()
         drawing.wait()
         drawn = {path.name: path.read_text() for path in Path(folder).iterdir()}
         print(waiting, sorted(drawn), all(pid != str(os.getpid()) for pid in drawn.values()))
-    """)], capture_output=True, text=True, timeout=120)
+    """)], capture_output=True, text=True, timeout=600)
     assert done.stdout == "(0, 2) ['a', 'b'] True\n", done.stderr

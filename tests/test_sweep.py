@@ -104,7 +104,7 @@ def test_the_python_api_reads_runs_and_traces_as_dataframes(tmp_path):
 
 
 def test_the_command_ends_with_its_table_printed_and_every_file_written_and_closed(tmp_path):
-    """``python -m gaqueens.sweep`` leaves at once after a sweep that ended well (sweep._exit):
+    """``python -m gaqueens.sweep`` leaves at once after a sweep that ended well (cli.command):
     nothing it prints or writes is lost, the store is whole and no worker outlives it."""
     out = tmp_path / "out"
     done = subprocess.run(

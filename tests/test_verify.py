@@ -226,6 +226,9 @@ def test_the_files_alone_still_show_an_altered_row(capsys, folder, tmp_path):
 def test_runs_compact_csv_stands_in_for_runs_csv_when_only_it_is_kept(capsys, folder, tmp_path):
     kept = committed(folder, tmp_path, compact=True)
     (kept / "runs.csv").rename(kept / "runs-compact.csv")  # as results/scaling keeps it
+    record = json.loads((kept / "manifest.json").read_text())  # and as its sweep lists it
+    record["outputs"]["files"].append("runs-compact.csv")
+    (kept / "manifest.json").write_text(json.dumps(record))
     code, lines, _ = verified(capsys, kept)
     assert code == 0 and "runs of runs-compact.csv (it has no placements) pass" in lines[0]
     runs = pd.read_csv(kept / "runs-compact.csv")
@@ -481,3 +484,38 @@ def test_the_claims_reach_a_verifier_only_through_the_problem():
     imported |= {f"{node.module}.{alias.name}" for node in ast.walk(tree)
                  if isinstance(node, ast.ImportFrom) for alias in node.names}
     assert not [name for name in imported if "nqueens" in name]
+
+
+# ---- the outputs against the manifest that speaks for them (gaqueens/reports/checked.py) -----
+
+
+def test_outputs_the_manifest_does_not_list_or_lists_but_lacks_are_found(capsys, folder):
+    (folder / "ecdf.svg").unlink()
+    (folder / "sensitivity.png").write_bytes(b"")  # left by a sweep of another experiment
+    code, lines, _ = verified(capsys, folder)
+    assert code == 1 and lines[0] == f"{folder}: 2 problems:"
+    assert sorted(lines[1:]) == ["  ecdf.svg: missing, though manifest.json lists it",
+                                 "  sensitivity.png: not one of the outputs manifest.json lists"]
+
+
+def test_a_summary_md_of_other_runs_or_another_sweep_is_found(capsys, folder):
+    text = (folder / "summary.md").read_text()
+    runs = len(pd.read_csv(folder / "runs.csv"))
+    (folder / "summary.md").write_text(text.replace(f"From {runs} runs", f"From {runs - 1} runs"))
+    code, lines, _ = verified(capsys, folder)
+    assert code == 1 and lines[1:] == [f"  summary.md: does not say it is made from the {runs} "
+                                       "runs manifest.json says the outputs describe"]
+    record = json.loads((folder / "manifest.json").read_text())
+    (folder / "summary.md").write_text(text.replace(record["started"], "2000-01-01T00:00:00+00:00"))
+    code, lines, _ = verified(capsys, folder)
+    assert code == 1 and lines[1:] == ["  summary.md: names another sweep than manifest.json"]
+
+
+def test_a_manifest_saying_its_outputs_describe_other_runs_is_found(capsys, folder):
+    record = json.loads((folder / "manifest.json").read_text())
+    record["outputs"]["runs"] += 1
+    (folder / "manifest.json").write_text(json.dumps(record))
+    code, lines, _ = verified(capsys, folder)
+    runs = len(pd.read_csv(folder / "runs.csv"))
+    assert code == 1 and lines[1:] == [f"  manifest.json: its outputs describe {runs + 1} runs, "
+                                       f"its experiment has {runs}"]

@@ -52,27 +52,34 @@ def where(value) -> str:
 
 @contextmanager
 def _ctrl_c_seen():
-    """A list that holds SIGINT once it arrives within the block (the handler before it still
-    runs), so that a KeyboardInterrupt a plug-in raises itself is told from the user's Ctrl-C;
-    in a thread other than the main one, where no handler can be set, it stays empty."""
+    """A list that holds Ctrl-C or SIGTERM once either arrives within the block (the handler
+    before it still runs: a command's raises KeyboardInterrupt for both, gaqueens.cli), so that
+    a KeyboardInterrupt a plug-in raises itself is told from the user's signal; in a thread
+    other than the main one, where no handler can be set, it stays empty."""
     seen: list[int] = []
     if threading.current_thread() is not threading.main_thread():
         yield seen
         return
-    before = signal.getsignal(signal.SIGINT)
+    before = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
 
     def handler(number, frame):
         seen.append(number)
-        if callable(before):
-            before(number, frame)
-        elif before != signal.SIG_IGN:
+        if callable(before[number]):
+            before[number](number, frame)
+        elif number == signal.SIGTERM and before[number] == signal.SIG_DFL:
+            signal.signal(number, signal.SIG_DFL)  # ends the process, as it would have
+            signal.raise_signal(number)
+        elif before[number] != signal.SIG_IGN:
             raise KeyboardInterrupt
 
-    signal.signal(signal.SIGINT, handler)
+    for number in before:
+        signal.signal(number, handler)
     try:
         yield seen
     finally:
-        signal.signal(signal.SIGINT, before)
+        for number, handler_before in before.items():
+            if handler_before is not None:  # None: set outside Python, and left so
+                signal.signal(number, handler_before)
 
 
 def imported(path: str):

@@ -16,6 +16,12 @@ A process that fails only sets its exit status: the plot is drawn again here, wh
 what went wrong. Where processes are not forked, and while another thread of this process
 runs (a Dask client's, a notebook's: forking copies its locks), the plots are drawn here, when
 ``wait`` is called; so are those still waiting there while the workers hold every core.
+
+Stopped (Ctrl-C, SIGTERM, or any exception that ends the exports: ``close``, called by ``wait``
+and by the block of ``beside`` that ends so), the processes drawing get SIGTERM, which raises
+SystemExit where each is, so that its plot's partial file is removed (gaqueens.core.files),
+and are joined: none outlives the exports, or writes after them. Ctrl-C itself is the exports'
+process's to handle (runtime/signals.py).
 """
 
 from __future__ import annotations
@@ -25,12 +31,14 @@ import os
 from collections import deque
 from multiprocessing.connection import wait as ready
 
-from gaqueens.runtime.workers import forking, forks
+from gaqueens.runtime import signals
+from gaqueens.runtime.workers import end, forking, forks
 
 
 def _draw_quietly(function, *args) -> None:
     """A forked process's drawing: a failure only sets its exit status (the module's docstring)."""
     try:
+        signals.worker(tidy=True)
         function(*args)
     except BaseException:
         os._exit(1)
@@ -44,6 +52,8 @@ class Drawing:
         self.beside = beside  # Workers whose live processes count against the limit
         self.queued: deque = deque()
         self.running: list = []  # (job, process)
+        if beside is not None:
+            beside.ending(self.close)
 
     def add(self, jobs) -> None:
         """Starts drawing ``jobs`` where a core is free; the rest wait for ``wait``."""
@@ -65,7 +75,8 @@ class Drawing:
             while self.queued and self._busy() < self.limit:
                 job = self.queued.popleft()
                 process = fork.Process(target=_draw_quietly, args=job)
-                process.start()
+                with signals.starting():
+                    process.start()
                 self.running.append((job, process))
 
     def _busy(self) -> int:
@@ -85,13 +96,32 @@ class Drawing:
             if process.exitcode != 0:
                 job[0](*job[1:])
 
+    def stop(self) -> None:
+        """Ends the plots drawing and drops those waiting: what they were drawn for stopped."""
+        self.queued.clear()
+        for _, process in self.running:
+            process.terminate()
+            process.join()
+        self.running = []
+
     def wait(self) -> None:
         """Draws every plot handed out: starts those waiting as processes end, and draws
         here what cannot be forked."""
-        while self.running or self.queued:
-            self.poll()
-            if self.running:
-                self._reap(block=True)
-            elif self.queued:  # nothing forked: here
-                job = self.queued.popleft()
-                job[0](*job[1:])
+        try:
+            while self.running or self.queued:
+                self.poll()
+                if self.running:
+                    self._reap(block=True)
+                elif self.queued:  # nothing forked: here
+                    job = self.queued.popleft()
+                    job[0](*job[1:])
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """Stops drawing: the plots waiting are dropped, and the processes drawing end, each
+        removing its partial file (SIGTERM), and are joined."""
+        self.queued.clear()
+        end([process for _, process in self.running])
+        self.running.clear()

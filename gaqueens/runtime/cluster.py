@@ -9,12 +9,16 @@ the free memory its heap kept (allocator.give_back).
 
 On Dask the scheduler itself runs a lost worker's tasks again (up to its
 ``distributed.scheduler.allowed-failures``); a batch it gives up on (KilledWorker), or a
-scheduler that goes away, raises ClusterFailed. tests/test_faults.py kills a real worker.
+scheduler that goes away, raises ClusterFailed. A fault met in a batch (a plug-in's code
+raising SystemExit: core.errors.Ended) comes back as the batch's result and is raised here,
+as in a local worker, without the cluster logging a failed task. tests/test_faults.py kills a
+real worker.
 """
 
 from __future__ import annotations
 
 import itertools
+import traceback
 from typing import Iterator
 
 from gaqueens.core.errors import BadInput, Fault
@@ -85,9 +89,13 @@ def dask_budget(client, given: int | None = None) -> tuple[int | None, str]:
 
 def run_on_worker(batch: Batch):
     """A batch and its results, computed on a Dask worker (allocator.raise_mmap_threshold
-    first, once a process)."""
+    first, once a process), or the batch and the fault it met (the module's docstring)."""
     allocator.raise_mmap_threshold()
-    return run_batch(batch)
+    try:
+        return run_batch(batch)
+    except Fault as fault:
+        fault.details = traceback.format_exc()
+        return batch, fault
 
 
 IN_FLIGHT = 2  # batches submitted to the cluster per worker thread, at most, at a time
@@ -138,6 +146,8 @@ def dask_cluster(batches: list[Batch], client, in_flight: int | None = None) -> 
                         f"the Dask scheduler {address} stopped answering while running "
                         f"{batch} ({type(error).__name__})") from None
                 del future  # the last reference: the cluster forgets its results
+                if isinstance(result[1], Fault):
+                    raise result[1]
                 completed.update(submit(1))
                 yield result
         if client.status == "running":  # the runs done: the workers give back what the

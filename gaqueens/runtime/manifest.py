@@ -2,7 +2,23 @@
 each run records (entry_code): gaqueens' own (code_identity) and the plug-in code it imports
 (gaqueens.runtime.plugin_code: a digest of each module's source file by module name), so that
 the same files give the same record from any working folder and a refusal names the module
-that changed."""
+that changed.
+
+manifest.json speaks for the outputs beside it (runs.csv, summary.csv, summary.md,
+comparisons.csv, the plots, index.html). Its top level is the sweep that wrote them: its
+command, code, versions and times, "settings", the experiment whose runs the outputs describe
+(its boards, seeds, algorithms and reference), and "outputs", how many runs they describe, how
+many the store held then, and the files written. The store may hold more runs than the outputs
+describe (a narrower rerun: ``--seeds 1..5`` after ``--seeds 1..20``); "earlier" names, oldest
+first, the sweeps before it that stored runs still kept, and "since" the sweeps after it that
+stored runs but wrote no outputs (interrupted or failed), so that every stored run's command is
+named. Until a sweep's outputs are written, and while none describe stored runs (a first sweep,
+or one after ``--fresh`` discarded the runs they described), the top level is that sweep
+itself, with "outputs": null and its status (running, interrupted, failed).
+
+A sweep writes the manifest whole (gaqueens.core.files) while it computes (``Sweep``), and its
+complete record with its outputs, moved in together with them (gaqueens.reports.staged).
+"""
 
 from __future__ import annotations
 
@@ -17,6 +33,7 @@ from functools import cache
 from importlib import metadata
 from pathlib import Path
 
+from gaqueens.core.errors import Interrupted
 from gaqueens.core.files import write_text
 from gaqueens.runtime.plugin_code import plugin_code
 
@@ -148,14 +165,73 @@ def start(experiment, argv: list[str] | None, executor: str) -> dict:
     }
 
 
-EARLIER = ("command", "executor", "started", "ended", "status", "runs_stored_before", "code")
+EARLIER = ("command", "executor", "started", "ended", "status", "runs_stored_before",
+           "runs_added", "code")
+
+
+def brief(record: dict) -> dict:
+    """A sweep's record in the few keys (EARLIER) that "earlier" and "since" keep of it."""
+    return {key: record.get(key) for key in EARLIER if key in record}
 
 
 def earlier(manifest: dict) -> list[dict]:
-    """The sweeps into a folder up to the one whose manifest this is, oldest first, each in a
-    few keys (EARLIER): a sweep that resumes keeps them beside its own, so that the manifest
-    names every command that made its runs."""
-    return [*manifest.get("earlier", []), {key: manifest.get(key) for key in EARLIER}]
+    """The sweeps into a folder up to the one whose manifest this is and those since it,
+    oldest first, each in a few keys (EARLIER), but those that stored no run (a rerun that
+    computed nothing): a sweep whose store keeps runs from before keeps them beside its own, so
+    that the manifest names every command that made its runs."""
+    chain = [*manifest.get("earlier", []), brief(manifest), *manifest.get("since", [])]
+    return [sweep for sweep in chain if sweep.get("runs_added", 1)]
+
+
+def describes_outputs(manifest: dict | None) -> bool:
+    """Whether ``manifest`` speaks for outputs in its folder: a complete sweep's (one from
+    before the key "outputs" existed included), not a sweep's that has written none yet."""
+    return (manifest is not None and manifest.get("status") == "complete"
+            and manifest.get("outputs", {}) is not None)
+
+
+class Sweep:
+    """This sweep's ``record`` (``start``'s, and what the computing adds) and what manifest.json
+    says while it computes and writes: with ``kept``, the outputs of ``previous`` (the folder's
+    manifest before it) stay, and the manifest is ``previous`` with this sweep added to its
+    "since"; else this sweep's record with "outputs": null. ``complete`` gives the record
+    written with its outputs."""
+
+    def __init__(self, folder, record: dict, previous: dict | None, kept: bool):
+        self.folder, self.record, self.previous, self.kept = Path(folder), record, previous, kept
+        self.named = False  # manifest.json names this sweep
+        self.written = False  # its outputs, and their manifest, are moved in
+
+    def _pending(self) -> dict:
+        if self.kept:
+            return {**self.previous, "since": [*self.previous.get("since", []),
+                                               brief(self.record)]}
+        return {**self.record, "outputs": None}
+
+    def running(self) -> None:
+        """Names this sweep in manifest.json, as running."""
+        write(self.folder, self._pending())
+        self.named = True
+
+    def stopped(self, error: BaseException, added: int, doing: str = "") -> None:
+        """Says in manifest.json that this sweep stopped by ``error`` having stored ``added``
+        runs (``doing``: where, such as " while writing its outputs"); nothing once its
+        outputs are written, or when the manifest does not name it."""
+        if self.written or not self.named:
+            return
+        status = (f"interrupted{doing}" if isinstance(error, (Interrupted, KeyboardInterrupt))
+                  else f"failed{doing}: {error}".splitlines()[0])
+        self.record.update(ended=now(), status=status, runs_added=added)
+        try:
+            write(self.folder, self._pending())
+        except OSError:
+            pass  # the disk may be full: the store says what is done
+
+    def complete(self, runs: int, stored: int, files: list[str]) -> dict:
+        """The record written with the outputs: they describe ``runs`` runs of the ``stored``
+        in the store, in ``files``."""
+        return {**self.record, "ended": now(), "status": "complete",
+                "outputs": {"runs": runs, "stored": stored, "files": sorted(files)}}
 
 
 def write(folder: Path, manifest: dict) -> None:
