@@ -272,6 +272,7 @@ def test_a_plugin_that_exits_or_interrupts_as_it_is_imported_is_a_fault_naming_i
 
 
 def test_a_wrong_evaluate_stops_the_sweep_naming_the_problem(tmp_path):
+    """The two seeds' populations are evaluated in one call (engine: numpy's batch)."""
     text = PROBLEM.replace("NAME", "columns").replace("EXTRA", "").replace(
         "return (gaps[:, 1:] == gaps[:, :-1]).sum(axis=1)",
         "return (gaps[:, 1:] == gaps[:, :-1]).sum(axis=1)[:, None]")
@@ -279,8 +280,8 @@ def test_a_wrong_evaluate_stops_the_sweep_naming_the_problem(tmp_path):
     done = sweep_in(tmp_path, problem_file(tmp_path, "columns"), "--workers", "1")
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 3 and len(lines) == 1, done.stderr
-    assert ("the problem columns (columns.Mine): evaluate on 20 genomes of size 6, measure "
-            "repeats, returned an array of shape (20, 1); expected shape (20,)") in lines[0]
+    assert ("the problem columns (columns.Mine): evaluate on 40 genomes of size 6, measure "
+            "repeats, returned an array of shape (40, 1); expected shape (40,)") in lines[0]
     assert "too many values to unpack" not in done.stderr
 
 

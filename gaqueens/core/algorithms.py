@@ -46,6 +46,7 @@ class Algorithm:
     memory: Callable[..., int] | None = None  # bytes a run needs: memory(settings, board)
     run_many: Callable[..., list] | None = None  # runs of several seeds (and compiled=True)
     together: Callable[[object, int], bool] | None = None  # whether run_many shares arrays
+    compiles: Callable[[object, int], bool] | None = None  # whether run_many(compiled=True) does
     warm: Callable[[object], None] | None = None  # an untimed run, paying one-off costs
     problems: tuple[str, ...] | None = ("nqueens",)  # the problems it solves; None: any
 

@@ -48,15 +48,10 @@ as itself (each has a default):
     trace_example    its name in traces (genoxide's format 1, ``example``); ``name`` if empty
     measured_rows(size, genomes, measure)   ``measured`` of each row of ``genomes``, at once
                      where the verifier can
-    swaps(size, measure, runs)         optional: an incremental fitness of swap children for
-                     the GA's batched path (gaqueens.ga.batched), or None; what it has is
-                     what gaqueens.problems.nqueens.swaps.RunsFitness has
-    compiled(size, measure, scheme, ties)   optional: that path's whole generation
-                     compiled and loaded, or None: a function of the batch's arrays that
-                     advances every row one generation in place (genomes and counters,
-                     values, slots, evaluations, best), from the raw draws of
-                     gaqueens.ga.draws, and returns nothing (what it must do:
-                     gaqueens.ga.batched.step, gaqueens.problems.nqueens.generation_kernel)
+
+An algorithm may look for more on a problem, for its own use: the GA's faster ways for its
+published family (``ga_swaps``, ``ga_compiled``: gaqueens.ga.generation says what they are),
+which N-Queens has.
 
 A plug-in that lacks one of these or gives one of the wrong type is refused when it loads,
 naming it (Unknown). The GA counts its evaluations through ``fitness(size, measure)``, a
@@ -127,7 +122,6 @@ class Problem:
     genome_label = "genome"
     picture = "genome"  # or "queens"
     trace_example = ""
-    incremental = False  # whether swaps() gives the batched GA's incremental fitness
 
     def evaluate(self, size: int, genomes: np.ndarray, measure: str) -> np.ndarray:
         raise NotImplementedError
@@ -174,12 +168,6 @@ class Problem:
         return {"placements": placements_text(size), "solutions": None, "random_conflicts": None}
 
     def drawing(self, solution) -> str | None:
-        return None
-
-    def swaps(self, size: int, measure: str, runs: int):
-        return None
-
-    def compiled(self, size: int, measure: str, scheme: str, ties: str):
         return None
 
 

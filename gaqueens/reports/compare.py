@@ -131,8 +131,8 @@ def note(frame: pd.DataFrame, problem: str = problems.DEFAULT) -> str:
     units = sorted(set(frame["unit"]) - {"seconds"})
     what = " or ".join(units + (["seconds"] if in_seconds else [])) or "work"
     seconds = (" Work in different units (swaps, moves, nodes, or none) is compared in wall "
-               "time only: those rows say seconds. A GA run made with others in one array (the "
-               "published family, gaqueens.ga.batched) counts its share of its batch's wall "
+               "time only: those rows say seconds. A GA run made with others in one array ("
+               "engine: numpy, gaqueens.ga.numpy_engine) counts its share of its batch's wall "
                "time: a cost per run, whose spread is narrower than one run's own time."
                if in_seconds else "")
     return NOTE.format(first=first, what=what, alpha=stats.ALPHA, seconds=seconds,

@@ -109,9 +109,15 @@ def result_problem(result, board: int) -> str | None:
 
 
 def runs_together(algorithm: Algorithm, settings, board: int) -> bool:
-    """Whether a batch's runs advance together in one array (the GA's published family, whose
+    """Whether a batch's runs advance together in one array (the GA's engine: numpy, whose
     larger batches cost less per run)."""
     return algorithm.together is not None and algorithm.together(settings, board)
+
+
+def compiles_runs(algorithm: Algorithm, settings, board: int) -> bool:
+    """Whether the algorithm runs a batch in its compiled kernel when asked (the GA's
+    published family)."""
+    return algorithm.compiles is not None and algorithm.compiles(settings, board)
 
 
 def execute_batch(algorithm: Algorithm, settings, board: int, seeds: list[int],
