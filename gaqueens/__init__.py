@@ -9,8 +9,23 @@ The Python API, for notebooks (the commands are thin layers over it):
 """
 
 import importlib.util
+import os
+import signal
+import sys
 
 __version__ = "0.1.0"
+
+
+def _interrupted_loading(number, frame):
+    """Ctrl-C or SIGTERM while a command is still loading its modules, before its own handlers
+    (gaqueens.cli.run): nothing is written yet, so it ends here, in one line, exit 130."""
+    os.write(2, b"interrupted: nothing was done\n")
+    os._exit(130)
+
+
+if sys.argv[:1] == ["-m"]:  # python -m gaqueens.NAME, while Python finds the command's module
+    for _number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(_number, _interrupted_loading)
 
 _NEEDS = {"deap": "deap", "numpy": "numpy", "pandas": "pandas", "matplotlib": "matplotlib",
           "yaml": "PyYAML", "tqdm": "tqdm", "numba": "numba"}

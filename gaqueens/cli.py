@@ -1,13 +1,19 @@
-"""What the commands share: usage errors on one line, and one wrapper, ``run``, that turns what
-stopped a command into its exit status, each meaning one thing (README, "Commands"):
+"""What the commands share: usage errors on one line, one wrapper, ``run``, that turns what
+stopped a command into its exit status, each meaning one thing (README, "Commands"), and the
+entry of a command's process, ``command``:
 
     0    done
     1    a run, or a stored folder, failed the verifier (core.errors.Rejected)
     2    bad input or usage: a line naming the file or option and what is expected (BadInput)
-    3    a fault: a worker died, the disk is full, out of memory, the cluster failed, an
-         unexpected error; one line, and the traceback in error.log (best effort: the disk may
-         be full) in the command's folder, or in the system's temporary folder
-    130  interrupted (Ctrl-C or SIGTERM)
+    3    a fault: a worker died, the disk is full, out of memory, the cluster failed, code
+         gaqueens calls (a plug-in's) raised SystemExit (core.errors.Ended), an unexpected
+         error; one line, and the traceback in error.log (best effort: the disk may be full) in
+         the command's folder, or in the system's temporary folder
+    130  interrupted (Ctrl-C or SIGTERM, at any moment of the work: runtime/signals.py)
+
+Output that cannot be written never changes the status of work that is done: a command's
+process (``command``) writes what a closed stdout or stderr (``>&-``), or one whose reader has
+gone (``| head -c1``), would get to the null device instead.
 """
 
 from __future__ import annotations
@@ -21,10 +27,11 @@ import tempfile
 import traceback
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable
+from typing import Callable, NoReturn
 
-from gaqueens.core.errors import BadInput, Fault, Interrupted, Rejected
+from gaqueens.core.errors import BadInput, Fault, Interrupted, Rejected, ended
 from gaqueens.core.files import write_text
+from gaqueens.runtime import signals
 
 DONE, REJECTED, BAD_INPUT, FAULT, INTERRUPTED = 0, 1, 2, 3, 130
 LOG = "error.log"
@@ -35,7 +42,8 @@ class Parser(argparse.ArgumentParser):
     """argparse, with a usage error printed as one line (and exit status 2)."""
 
     def error(self, message):
-        print(f"{self.prog}: {message} (see --help)", file=sys.stderr)
+        if sys.stderr is not None:  # None: closed, and not yet made null (``command``)
+            print(f"{self.prog}: {message} (see --help)", file=sys.stderr)
         sys.exit(BAD_INPUT)
 
 
@@ -45,14 +53,20 @@ def one_line(text) -> str:
 
 
 def run(body: Callable[[], int | None], *, folder: Callable[[], object] = lambda: None,
-        interrupted: str = "interrupted", after_fault: Callable[[Exception], str] = lambda e: "") -> int:
+        interrupted: str | Callable[[], str] = "interrupted",
+        after_fault: Callable[[Exception], str] = lambda e: "") -> int:
     """Runs a command's ``body`` and returns its exit status: what ``body`` returns (0 when
-    None), or that of what stopped it, said in one line on stderr. ``folder()`` is where
-    error.log goes (None: the system's temporary folder), ``interrupted`` the line for Ctrl-C,
-    and ``after_fault(error)`` what a fault's line adds (such as "the runs stored so far are
-    kept")."""
+    None), or that of what stopped it, said in one line on stderr. Ctrl-C and SIGTERM raise
+    KeyboardInterrupt wherever the body is (runtime/signals.py), a signal that Python dropped
+    (in a finalizer) is raised once the body is done, and a SystemExit that the body meets is
+    a fault (code it called tried to end the command). ``folder()`` is where error.log goes
+    (None: the system's temporary folder), ``interrupted`` the line (or what makes it) for
+    Ctrl-C, and ``after_fault(error)`` what a fault's line adds (such as "the runs stored so
+    far are kept")."""
     try:
-        status = body()
+        with signals.Stopping() as stop:
+            status = body()
+            stop.check()
         return DONE if status is None else status
     except BadInput as error:
         print(f"error: {error}", file=sys.stderr)
@@ -61,11 +75,15 @@ def run(body: Callable[[], int | None], *, folder: Callable[[], object] = lambda
         print(f"error: {error}", file=sys.stderr)
         return REJECTED
     except (Interrupted, KeyboardInterrupt):
-        print(f"\n{interrupted}", file=sys.stderr)
+        line = interrupted() if callable(interrupted) else interrupted
+        after_bar = "\n" if sys.stderr is not None and sys.stderr.isatty() else ""  # after ^C
+        print(f"{after_bar}{line}", file=sys.stderr)
         return INTERRUPTED
-    except BrokenPipeError:  # stdout closed early, as by `| head`: the work is done
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return DONE
+    except SystemExit as error:  # the command's own ends are statuses, never SystemExit
+        failure = ended(error, "the command")
+        failure.__cause__ = error
+        where = folder()
+        return fault(_fault_line(failure, where, after_fault(failure)), failure, where)
     except Exception as error:
         where = folder()
         return fault(_fault_line(error, where, after_fault(error)), error, where,
@@ -111,3 +129,84 @@ def fault(message: str, error: BaseException, folder=None, details: str = "") ->
     shown = f"; the traceback is in {log}" if log else ""
     print(f"error: {one_line(message)}{shown}", file=sys.stderr)
     return FAULT
+
+
+# ---- a command's process ----------------------------------------------------------------------
+
+
+def command(main: Callable[[], int], quick: bool = False) -> NoReturn:
+    """Runs ``main`` as the entry of a command's process (``python -m gaqueens.NAME``) and exits
+    with the status it returns: stdout and stderr first made safe to write to, whatever they
+    are (``Unbroken``), and flushed before the end. ``quick``: after status 0, with every file
+    written and closed and every process joined, skip the interpreter's teardown (os._exit)."""
+    for number, name in ((1, "stdout"), (2, "stderr")):
+        stream = getattr(sys, name)
+        if stream is None:  # closed when the process started: never reuse its descriptor
+            _null(number, closed_only=True)
+            stream = open(os.devnull, "w", encoding="utf-8")
+        setattr(sys, name, Unbroken(stream))
+    try:
+        status = main()
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+    if quick and status == DONE:
+        os._exit(status)
+    sys.exit(status)
+
+
+def _null(number: int, closed_only: bool = False) -> None:
+    """Points the file descriptor ``number`` at the null device (only if it is closed, with
+    ``closed_only``): what is written there goes nowhere, and a file opened later never gets
+    the descriptor a library may still write to."""
+    if closed_only:
+        try:
+            os.fstat(number)
+            return
+        except OSError:
+            pass
+    null = os.open(os.devnull, os.O_RDWR)
+    if null != number:
+        os.dup2(null, number)
+        os.close(null)
+
+
+class Unbroken:
+    """A text stream that never fails for want of a reader: once a write or flush finds its
+    pipe broken or its descriptor closed, its descriptor points at the null device (``_null``)
+    and what is written goes nowhere, so that output nobody reads never changes a command's
+    exit status, nor stops its work half done."""
+
+    GONE = {errno.EPIPE, errno.EBADF, errno.ECONNRESET}
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, text):
+        try:
+            return self.stream.write(text)
+        except OSError as error:
+            self._lost(error)
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except OSError as error:
+            self._lost(error)
+
+    def _lost(self, error: OSError) -> None:
+        if error.errno not in self.GONE:
+            raise error
+        try:
+            _null(self.stream.fileno())
+        except (OSError, ValueError):
+            self.stream = open(os.devnull, "w", encoding="utf-8")
+            return
+        try:
+            self.stream.flush()  # what it held goes nowhere now
+        except OSError:
+            self.stream = open(os.devnull, "w", encoding="utf-8")
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)

@@ -14,9 +14,10 @@ sequences) followed by " *". ``--html FILE`` writes the self-contained page of t
 check the listing's counts against the table. N runs from 1 to 18; the count is compiled and uses every
 core (gaqueens.problems.nqueens.counting), and its time grows about seven times per row: the benchmark
 (``python -m gaqueens.bench``) times 16 and 17. Ctrl-C stops it within a fraction of a second.
+A FILE that is a folder, or in a folder that does not exist, is refused before the count.
 Exit status (gaqueens/cli.py): 0 done; 1 the counts differ from the table; 2 bad input or
 usage; 3 an unexpected error, in one line with the traceback in a temporary error.log; 130
-interrupted.
+interrupted (Ctrl-C or SIGTERM; no partial file is left).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from gaqueens.problems.nqueens.facts import known_solutions
 from gaqueens.problems.nqueens.counting import count
 from gaqueens.problems.nqueens import solutions, solutions_page
 from gaqueens.cli import Parser
-from gaqueens.core.files import write_text
+from gaqueens.core.files import file_problem, write_text
 
 LARGEST = 18
 
@@ -63,6 +64,8 @@ def _list(n: int, printed: bool, page: str | None) -> None:
     if n > solutions.LARGEST:
         raise BadInput(f"solutions are listed up to N = {solutions.LARGEST} (14,200 of them), "
                        f"got {n}; count them without --list and --html")
+    if page and file_problem(page):
+        raise BadInput(f"--html {page}: {file_problem(page)}")
     listed = solutions.listing(n)
     known = known_solutions(n)
     found = (len(listed), sum(starred for _, starred in listed))
@@ -95,4 +98,4 @@ def _count(n: int) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.command(main)

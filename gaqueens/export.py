@@ -35,7 +35,8 @@ OUT is built beside its final name and renamed into place; an existing OUT is re
 it is an earlier export (it holds gaqueens-export.txt). Exit status (gaqueens/cli.py): 0 done;
 1 a stored run fails the verifier; 2 bad input (no such folder, not an output folder, OUT not an
 export); 3 an unexpected error, in one line with the traceback in a temporary error.log; 130
-interrupted.
+interrupted (Ctrl-C or SIGTERM: OUT is as it was, or the whole new export; no partial one is
+left).
 """
 
 from __future__ import annotations
@@ -63,9 +64,9 @@ def main(argv=None) -> int:
         counts = export(source, out, say=lambda text: print(text, file=sys.stderr))
         print(f"wrote {out}: " + ", ".join(f"{name} {count} runs" for name, count in counts.items()))
 
-    return cli.run(body, interrupted="interrupted: nothing was written",
+    return cli.run(body, interrupted="interrupted: no partial export is left",
                    after_fault=lambda error: "nothing was written")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.command(main)

@@ -23,7 +23,10 @@ Both are compared by 20 + 20 g, from the generations each stored; the table also
 genoxide's own median count and how many evaluations it skipped per run.
 
 Writes DIR/fidelity.md and DIR/fidelity.csv (default results/fidelity), each whole or not at
-all; prints the table. Exit status: 0 done, 2 bad input (one line naming it).
+all; prints the table. ``--workers`` above what the work can use is brought down to it, and said
+(gaqueens.runtime.executors.processes). Exit status (gaqueens/cli.py): 0 done; 2 bad input (one
+line naming it); 3 a fault, in one line with the traceback in a temporary error.log; 130
+interrupted (Ctrl-C or SIGTERM; no partial file is left).
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from gaqueens import cli
 from gaqueens.runtime import executors, manifest
 from gaqueens.cli import Parser
 from gaqueens.experiment import BadInput, parse_seeds
-from gaqueens.core.files import folder_problem, write_text
+from gaqueens.core.files import folder_problem, read_file, write_text
 
 BOARDS = (8, 16, 32, 64, 128)
 SEEDS = (1, 1000)
@@ -63,8 +66,9 @@ def read_reference(path=None) -> dict[int, dict[int, tuple[int, int]]]:
     evaluations, generations). BadInput if the file is missing or not such a CSV."""
     path = shipped_reference() if path is None else Path(path)
     try:
-        with path.open(encoding="utf-8") as file:
-            rows = list(csv.DictReader(line for line in file if not line.startswith("#")))
+        text = read_file(path).decode("utf-8") if isinstance(path, Path) else path.read_text()
+        rows = list(csv.DictReader(line for line in text.splitlines()
+                                   if not line.startswith("#")))
         out: dict[int, dict[int, tuple[int, int]]] = {}
         for row in rows:
             out.setdefault(int(row["board"]), {})[int(row["seed"])] = (
@@ -85,9 +89,14 @@ def _evaluations(board: int, seeds: list[int]) -> list[int]:
     return [run(settings, board, seed).work for seed in seeds]
 
 
+def chunks_of(boards, seeds: range) -> list[tuple[int, list[int]]]:
+    """The tasks of ``our_evaluations``: a board and up to 50 seeds each."""
+    return [(board, list(seeds[i:i + 50])) for board in boards for i in range(0, len(seeds), 50)]
+
+
 def our_evaluations(boards, seeds: range, workers: int = 1) -> dict[int, np.ndarray]:
     """The engine's evaluations per board, in seed order, on ``workers`` processes."""
-    chunks = [(board, list(seeds[i:i + 50])) for board in boards for i in range(0, len(seeds), 50)]
+    chunks = chunks_of(boards, seeds)
     results = executors.starmap(_evaluations, chunks, workers)
     out: dict[int, list[int]] = {board: [] for board in boards}
     for (board, _), evaluations in zip(chunks, results):
@@ -215,7 +224,8 @@ def _boards(text: str) -> tuple[int, ...]:
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = _parser().parse_args(argv)
-    return cli.run(lambda: _fidelity(args, argv))
+    return cli.run(lambda: _fidelity(args, argv),
+                   interrupted="interrupted: no partial file is left")
 
 
 def _fidelity(args, argv) -> None:
@@ -233,7 +243,13 @@ def _fidelity(args, argv) -> None:
     out = Path(args.out)
     if folder_problem(out):
         raise BadInput(f"--out {out} {folder_problem(out)}")
-    rows = fidelity(boards, seeds, reference, args.workers or os.cpu_count() or 1)
+    workers = args.workers or os.cpu_count() or 1
+    if args.workers is not None:
+        workers, line = executors.processes(workers, len(chunks_of(boards, seeds)),
+                                              "tasks of a board's 50 seeds")
+        if line:
+            print(f"--workers {line}", file=sys.stderr)
+    rows = fidelity(boards, seeds, reference, workers)
     text = report(rows, argv, args.reference or REFERENCE)
     out.mkdir(parents=True, exist_ok=True)
     write_text(out / "fidelity.csv", _frame(rows)[list(COLUMNS)].to_csv(index=False))
@@ -242,4 +258,4 @@ def _fidelity(args, argv) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.command(main)

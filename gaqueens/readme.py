@@ -1,10 +1,13 @@
-"""The README's result sections, generated from the committed outputs in results/.
+"""The README's result sections and results/'s site, generated from the committed outputs in
+results/.
 
-    python -m gaqueens.readme           # rewrites the sections of README.md
-    python -m gaqueens.readme --check   # exit 1 if README.md differs from what results/ gives
+    python -m gaqueens.readme           # rewrites the sections of README.md and the site
+    python -m gaqueens.readme --check   # exit 1 if either differs from what results/ gives
 
 A section sits between ``<!-- generated: NAME -->`` and ``<!-- end: NAME -->``; NAME is one of
-SECTIONS. Nothing in them is typed by hand.
+SECTIONS. Nothing in them is typed by hand. The site (gaqueens.reports.site): results/index.html
+listing every folder in the README's order, a page for each folder of reports in markdown
+(fidelity, agreement, bench, scale), and a link home on each sweep's page.
 """
 
 from __future__ import annotations
@@ -246,6 +249,9 @@ SECTIONS = {"table": table, "fidelity": fidelity, "ablation": ablation,
             "baselines": baselines, "scaling": scaling, "performance": performance}
 
 
+SITE_ORDER = (*SECTIONS, "bench", "scale")  # the folders as the README shows them
+
+
 def render(text: str, results: Path) -> str:
     """README text with every generated section rebuilt from ``results``."""
     def section(match):
@@ -262,16 +268,22 @@ def main(argv=None) -> int:
     parser.add_argument("--readme", default="README.md")
     parser.add_argument("--results", default="results")
     args = parser.parse_args(argv)
-    readme = Path(args.readme)
+    from gaqueens.reports import site
+
+    readme, results = Path(args.readme), Path(args.results)
     text = readme.read_text(encoding="utf-8")
-    fresh = render(text, Path(args.results))
+    fresh = render(text, results)
     if args.check:
-        if fresh != text:
-            print(f"{readme}: its generated sections differ from {args.results}/; run "
+        stale = [str(path) for path, page in site.pages(results, SITE_ORDER).items()
+                 if not path.exists() or path.read_text(encoding="utf-8") != page]
+        if fresh != text or stale:
+            print(f"{readme if fresh != text else stale[0]}: differs from what {results}/ "
+                  f"gives{f' (and {len(stale)} site pages)' if stale else ''}; run "
                   "python -m gaqueens.readme", file=sys.stderr)
             return 1
         return 0
     readme.write_text(fresh, encoding="utf-8")
+    site.write(results, SITE_ORDER)
     return 0
 
 

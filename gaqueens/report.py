@@ -8,12 +8,11 @@ committed files alone (summary.csv, comparisons.csv, manifest.json, runs.csv or
 runs-compact.csv, the plots). The player's runs are made again from the settings the manifest
 records. Prints the page's path and size. Exit status (gaqueens/cli.py): 0 done; 2 bad usage,
 or a folder with neither runs.sqlite nor summary.csv; 3 a fault (the traceback in
-DIR/error.log); 130 interrupted.
+DIR/error.log); 130 interrupted (Ctrl-C or SIGTERM; no partial page is left).
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from gaqueens import cli
@@ -27,7 +26,8 @@ def main(argv=None) -> int:
     parser.add_argument("folder", metavar="DIR", help="an output folder of a sweep")
     args = parser.parse_args(argv)
     folder = Path(args.folder)
-    return cli.run(lambda: _report(folder), folder=lambda: folder if folder.is_dir() else None)
+    return cli.run(lambda: _report(folder), folder=lambda: folder if folder.is_dir() else None,
+                   interrupted="interrupted: no partial page is left")
 
 
 def _report(folder: Path) -> None:
@@ -48,4 +48,4 @@ def _report(folder: Path) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.command(main)

@@ -9,16 +9,18 @@ file's settings (the published ones by default).
 Prints the conflicts and the work it took, the columns (shortened for big boards), the board
 for N up to 20, and the wall time. A GA run (any entry whose settings are a GA's) on a board
 of up to TRACED_UP_TO queens can also be written, made again from its seed
-(gaqueens.reports.trace): --trace FILE in genoxide's example trace format 1 (at most 200
-frames, the stride doubling as the run grows; the last frame is the run's end), --html FILE as
-a standalone page that plays the run back (a frame at each improvement of its best placement). Exit status (gaqueens/cli.py): 0 done; 1 the verifier
-rejects the answer (gaqueens/runtime/claims.py); 2 bad input or usage; 3 an unexpected error, in one
-line with the traceback in a temporary error.log; 130 interrupted.
+(gaqueens.reports.trace): --trace FILE in genoxide's example trace format 1 (a frame per
+generation, at most 200, the stride doubling as the run grows; the last frame is the run's
+end), --html FILE as a standalone page that plays the same frames back, the run's settings
+beside them; a FILE that is a folder, or in a folder that does not exist, is refused before the
+run. Exit status (gaqueens/cli.py): 0 done; 1 the verifier rejects the answer
+(gaqueens/runtime/claims.py); 2 bad input or usage; 3 a fault (an unexpected error, a plug-in's
+code raising SystemExit), in one line with the traceback in a temporary error.log; 130
+interrupted (Ctrl-C or SIGTERM; no partial file is left).
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -31,9 +33,10 @@ from gaqueens import problems
 from gaqueens.runtime.claims import claims, run_problem
 from gaqueens.cli import Parser
 from gaqueens.core.errors import Fault, Rejected
-from gaqueens.core.files import folder_problem, write_text
+from gaqueens.core.files import file_problem, write_text
 from gaqueens.experiment import BOARDS, SEED, BadInput, load
 from gaqueens.experiment.baseline_keys import board_problem
+from gaqueens.experiment.reader import no_solution
 from gaqueens.ga import GaSettings
 
 DRAWN_UP_TO = 20
@@ -95,10 +98,9 @@ def _run(args) -> None:
     if args.set and not args.file:
         raise BadInput("--set changes an experiment file's settings: give the FILE too")
     for option, path in (("--trace", args.trace), ("--html", args.html)):
-        where = Path(path).absolute().parent if path else None
-        problem = where and ("does not exist" if not where.is_dir() else folder_problem(where))
+        problem = path and file_problem(path)
         if problem:
-            raise BadInput(f"{option} {path}: its folder {problem}")
+            raise BadInput(f"{option} {path}: {problem}")
     if (args.trace or args.html) and args.board > TRACED_UP_TO:
         raise BadInput(f"--trace and --html take boards up to {TRACED_UP_TO:,}, got "
                        f"{args.board:,}")
@@ -109,20 +111,24 @@ def _run(args) -> None:
             raise BadInput(f"{args.file}: has no settings for {args.algorithm} "
                            f"(it runs {', '.join(names)})")
         entry = experiment.entry(args.algorithm)
-        algorithm, settings = entry.runner, entry.settings
+        algorithm, settings, problem = entry.runner, entry.settings, entry.problem
     else:
         try:
             algorithm = algorithms.find(args.algorithm)
         except Unknown as error:
             raise BadInput(f"--algorithm {args.algorithm} {error}") from None
-        settings = algorithm.settings()
+        settings, problem = algorithm.settings(), problems.DEFAULT
+        if not problems.solves(algorithm.problems, problem):
+            raise BadInput(f"--algorithm {args.algorithm} solves {', '.join(algorithm.problems)}, "
+                           f"not {problems.get(problem).title}: run it from an experiment file "
+                           "that names its problem (FILE)")
     if (args.trace or args.html) and not isinstance(settings, GaSettings):
         raise BadInput(f"--trace and --html replay a GA run; {args.algorithm} is not a GA")
     if board_problem(args.algorithm, algorithm, args.board):
         raise BadInput(f"--board {board_problem(args.algorithm, algorithm, args.board)}")
-    problem = getattr(settings, "problem", problems.DEFAULT)
     if not problems.get(problem).has_solution(args.board) and getattr(settings, "target", 0) == 0:
-        raise BadInput(f"--board {args.board} has no solution (boards 2 and 3 have none)")
+        raise BadInput(f"--board {args.board} has no solution "
+                       f"({no_solution(problems.get(problem), args.board)})")
     given = None
     if args.memory_budget is not None:
         given = budget.parse_size(args.memory_budget)
@@ -142,10 +148,10 @@ def _run(args) -> None:
         raise Fault(f"{args.algorithm} on board {args.board:,}, seed {args.seed} ran out of "
                     "memory (MemoryError): give it more memory, or run a smaller board") from None
     print(report(args.algorithm, algorithm.unit, result, result.seconds, problem))
-    problem = run_problem(claims(algorithm, settings), result.solution, args.board,
-                          result.conflicts, result.solved)
-    if problem:
-        raise Rejected(f"the verifier rejects the answer: {problem}")
+    wrong = run_problem(claims(algorithm, settings, problem), result.solution, args.board,
+                        result.conflicts, result.solved)
+    if wrong:
+        raise Rejected(f"the verifier rejects the answer: {wrong}")
     if args.trace or args.html:
         _write_replays(args, settings, result)
 
@@ -163,7 +169,7 @@ def _write_replays(args, settings, result) -> None:
                         "settings and seed")
 
     if args.trace:
-        end, frames = trace.frames(settings, args.board, args.seed, strided=True)
+        end, frames = trace.frames(settings, args.board, args.seed)
         check(end, frames)
         write_text(Path(args.trace), trace.trace_text(args.board, frames, settings.problem))
         print(f"trace: {args.trace} ({len(frames)} frames)")
@@ -175,9 +181,9 @@ def _write_replays(args, settings, result) -> None:
         if not item["matches"]:
             raise Fault(f"the run made again for {args.algorithm} on board {args.board}, seed "
                         f"{args.seed} does not end as the run did")
-        page.player_page(Path(args.html), args.algorithm, item, settings.problem)
+        page.player_page(Path(args.html), args.algorithm, item, settings, settings.problem)
         print(f"page: {args.html} ({len(item['frames'])} frames)")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.command(main)

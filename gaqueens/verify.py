@@ -10,10 +10,18 @@ With the folder's store (runs.sqlite):
   stored beside it, and a GA run's trace counts generations 0, 1, ... and ends at the run's
   generations and evaluations, with the run's conflicts as its best;
 - manifest.json records a complete sweep whose algorithms have the stored settings, and every
-  run of its experiment is stored;
+  run of its experiment is stored: the runs its outputs describe, which may be fewer than the
+  store keeps (a narrower rerun; gaqueens/runtime/manifest.py);
 - runs.csv and summary.csv are what the store gives: exported again in memory (the runs of the
   manifest's experiment in its order, the summary from gaqueens/reports/tables.py), they have
-  the same rows, text equal and numbers equal to a relative 1e-9.
+  the same rows, text equal and numbers equal to a relative 1e-9; summary.md says it is made
+  from as many runs, by the sweep manifest.json names;
+- the outputs present are those the manifest lists, none left by another sweep, and no sweep
+  stopped while moving its outputs in (gaqueens/reports/staged.py).
+
+A manifest with "outputs": null names a sweep that has written no outputs yet (interrupted
+before its first, or after --fresh discarded the runs of the earlier ones): its stored runs are
+checked, and no output may be present.
 
 Without the store (results/ in git keeps none: the stores hold the traces and weigh the most),
 what the committed files allow: the rows of runs.csv pass the verifier with the manifest's
@@ -35,7 +43,6 @@ interrupted (gaqueens/cli.py). tests/test_verify.py alters stores and files by h
 from __future__ import annotations
 
 import sqlite3
-import sys
 from pathlib import Path
 
 from gaqueens import cli, problems
@@ -111,18 +118,21 @@ def verify_folder(folder) -> tuple[list[str], str]:
             experiment = experiment_of(record, folder)
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             problems.append(f"{manifest.FILE}: not the manifest of a sweep ({error!r} is wrong)")
-        if record.get("status") != "complete":
+        if checked.exported(record) and record.get("status") != "complete":
             problems.append(f"{manifest.FILE}: the sweep's status is {record.get('status')!r}, "
                             "not complete (run it again to finish it)")
+        problems += checked.outputs_problems(folder, record, experiment, stored)
     if stored:
-        return problems, _with_store(folder, experiment, problems)
+        return problems, _with_store(folder, experiment, problems, record)
+    if not checked.exported(record):
+        return problems, f"nothing more: {manifest.FILE} says no outputs were written"
     return problems, _without_store(folder, experiment, problems)
 
 
-def _with_store(folder: Path, experiment, problems: list[str]) -> str:
+def _with_store(folder: Path, experiment, problems: list[str], record) -> str:
     try:
         with Store(folder) as store:
-            return _stored(folder, store, experiment, problems)
+            return _stored(folder, store, experiment, problems, record)
     except Unreadable as error:
         problems.append(str(error))
     except sqlite3.DatabaseError as error:
@@ -130,7 +140,7 @@ def _with_store(folder: Path, experiment, problems: list[str]) -> str:
     return "nothing more: the store cannot be read"
 
 
-def _stored(folder: Path, store: Store, experiment, problems: list[str]) -> str:
+def _stored(folder: Path, store: Store, experiment, problems: list[str], record) -> str:
     integrity = [line for line, in store.db.execute("PRAGMA integrity_check")]
     if integrity != ["ok"]:
         problems += [f"{FILE}: {line}" for line in integrity]
@@ -138,16 +148,18 @@ def _stored(folder: Path, store: Store, experiment, problems: list[str]) -> str:
     settings = store.settings()
     count = store.db.execute("SELECT count(*) FROM runs").fetchone()[0]
     with Workers(2 if count >= tables.PARALLEL_FROM else 1) as workers:
-        return _checked(folder, store, experiment, problems, settings, count, workers)
+        return _checked(folder, store, experiment, problems, settings, count, workers, record)
 
 
 def _checked(folder: Path, store: Store, experiment, problems: list[str], settings: dict,
-             count: int, workers: Workers) -> str:
-    """Every stored run checked, and the exports compared, the work shared by ``workers``: the
-    summary's resampling first, then the runs, a group of one algorithm and board a task."""
-    keys = set(experiment.tasks()) if experiment is not None else set()
+             count: int, workers: Workers, record) -> str:
+    """Every stored run checked, and the exports compared with the runs the manifest says they
+    describe, the work shared by ``workers``: the summary's resampling first, then the runs, a
+    group of one algorithm and board a task."""
+    exported = experiment is not None and checked.exported(record)
+    keys = set(experiment.tasks()) if exported else set()
     summary = None
-    if experiment is not None:
+    if exported:
         runs = ordered(store.runs(keys), experiment)
         summary = tables.summarize_later(runs, experiment.reference, experiment.problem, workers)
     wanted = {}
@@ -160,8 +172,8 @@ def _checked(folder: Path, store: Store, experiment, problems: list[str], settin
     pending = workers.later(checked.group_problems, tasks)
     workers.start()
     # meanwhile, here: runs.csv against the store (its problems listed after the runs')
-    exported = [] if experiment is None else compare(folder / "runs.csv", runs,
-                                                     ("algorithm", "board", "seed"))
+    exports = [] if not exported else compare(folder / "runs.csv", runs,
+                                              ("algorithm", "board", "seed"))
     first = []  # the first generation of each run of the experiment
     for found, firsts in pending():
         problems += found
@@ -170,14 +182,19 @@ def _checked(folder: Path, store: Store, experiment, problems: list[str], settin
         return f"{count} stored runs pass the verifier"
     for entry in experiment.entries:
         problems += _settings_problems(entry.name, entry.settings, settings.get(entry.name))
+    if not exported:
+        return (f"{count} stored runs pass the verifier; no outputs yet: {manifest.FILE} names "
+                f"the sweep that stored them, {record.get('status')} (run it again to write "
+                "them)")
     missing = sorted(keys - store.keys())
     if missing:
         problems.append(f"{FILE}: {len(missing)} runs of the experiment are not stored, "
                         f"e.g. {missing[0][0]} on board {missing[0][1]}, seed {missing[0][2]}")
-    problems += exported
+    problems += exports
     _exports(folder, experiment, runs, first_frame(first), problems, summary)
-    return (f"{count} stored runs pass the verifier; runs.csv, summary.csv and "
-            f"{manifest.FILE} match the store")
+    described = "" if len(keys) == count else f" (the outputs describe {len(keys)} of them)"
+    return (f"{count} stored runs pass the verifier{described}; runs.csv, summary.csv and "
+            f"{manifest.FILE} match the store{checked.since(record, count)}")
 
 
 def _runs_file(folder: Path) -> str | None:
@@ -226,6 +243,7 @@ def _exports(folder: Path, experiment, runs, traces, problems, summary=None) -> 
     summary = ordered(summary(traces), experiment)
     skip = ("random_measured",) if traces is None else ()
     problems += compare(folder / "summary.csv", summary, ("algorithm", "board"), skip)
+    problems += checked.summary_md_problems(folder, manifest.read(folder), len(runs))
 
 
 def main(argv=None) -> int:
@@ -252,4 +270,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.command(main)

@@ -1,5 +1,7 @@
 """Headless Chromium for the browser tests, driven by Playwright: ``page(path)`` opens a local
-file and records every console error and every request that is not file: or data:.
+file and records every console error and every request that is not file: or data:;
+``opened(launched, path)`` does the same in a browser already running (``browser()``), so
+that a module's tests share one.
 
 Chromium is Debian's package (/usr/bin/chromium, .ci/run installs it). Outside CI, without
 Playwright or the browser, the tests that ask for it skip and say why; with CI=true set, they
@@ -76,13 +78,21 @@ def browser():
 
 
 @contextmanager
-def page(path, viewport=(1366, 800)):
-    """``path`` opened in a fresh page of a headless Chromium: an Opened."""
-    with browser() as launched:
-        context = launched.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+def opened(launched, path, viewport=(1366, 800)):
+    """``path`` opened in a fresh page of the running browser ``launched``: an Opened."""
+    context = launched.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    try:
         tab = context.new_page()
-        opened = Opened(tab)
+        found = Opened(tab)
         tab.goto(Path(path).resolve().as_uri())
         tab.wait_for_load_state("load")
-        yield opened
+        yield found
+    finally:
         context.close()
+
+
+@contextmanager
+def page(path, viewport=(1366, 800)):
+    """``path`` opened in a fresh page of a headless Chromium: an Opened."""
+    with browser() as launched, opened(launched, path, viewport) as found:
+        yield found

@@ -15,13 +15,13 @@ boards: [8, 10]
 seeds: {first: 1, last: 6}
 reference: {8: 100}
 """
-# Slow enough to be interrupted mid-sweep: variation and with every child mutated is the
-# published GA run by the general engine, one seed at a time (the batched path takes only
-# variation each, and would finish 300 runs before a test could stop them).
+# Slow enough to be interrupted mid-sweep: the published GA on engine: deap, whose runs are
+# made one after another, in batches of a few seeds (engine: numpy advances a batch's seeds
+# together, and would finish 300 runs before a test could stop them).
 LONG = """\
-boards: [48]
+boards: [16]
 seeds: {first: 1, last: 300}
-ga: {variation: and, mutpb: 1}
+ga: {engine: deap}
 """
 QUIET = {**os.environ, "CI": "true", "PYTHONDONTWRITEBYTECODE": "1"}
 
@@ -30,6 +30,18 @@ def experiment_file(tmp_path, text=TINY, name="tiny.yaml"):
     path = tmp_path / name
     path.write_text(text)
     return str(path)
+
+
+def finished_sweep(tmp_path_factory, text=TINY) -> Path:
+    """The output folder (with its store) of a sweep of ``text`` run to its end in this
+    process, for a module's tests to read or copy."""
+    from gaqueens.sweep import main
+
+    folder = tmp_path_factory.mktemp("swept")
+    out = folder / "out"
+    assert main([experiment_file(folder, text), "--out", str(out), "--workers", "1",
+                 "--quiet"]) == 0
+    return out
 
 
 def rows(folder):

@@ -388,7 +388,7 @@ BAD_INPUTS = {
     "board-2": ("boards: [2]\n", ["boards[0] is 2, which has no solution"]),
     "board-3": ("boards: [8, 3]\nga: {stop: {target: 0}}\n", ["boards[1] is 3, which has no solution"]),
     "variant-on-board-3": ("boards: [3]\nga: {stop: {target: 1}}\nvariants: {v: {stop: {target: 0}}}\n",
-                           ["boards[0] is 3", "v cannot reach 0 conflicts"]),
+                           ["boards[0] is 3", "v cannot reach 0 attacking pairs"]),
     "seeds-reversed": ("boards: [8]\nseeds: {first: 5, last: 1}\n", ["seeds run from first to last",
                                                                      "first 5 is after last 1"]),
     "seeds-negative": ("boards: [8]\nseeds: {first: -1, last: 5}\n", ["seeds.first must be", "got -1"]),
@@ -537,7 +537,7 @@ BAD_INPUTS = {
     "baseline-max-board-0": ("boards: [8]\nbaselines: {test-walk: {max-board: 0}}\n",
                              ["baselines.test-walk.max-board must be a whole number"]),
     "baseline-on-board-2": ("boards: [2]\nga: none\nbaselines: [test-walk]\n",
-                            ["boards[0] is 2", "test-walk cannot reach 0 conflicts"]),
+                            ["boards[0] is 2", "test-walk cannot reach 0 attacking pairs"]),
     # reference
     "reference-board-not-run": ("boards: [8]\nreference: {16: 729}\n",
                                 ["reference.16 must name one of boards [8]"]),

@@ -13,31 +13,24 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gaqueens import ga
-from gaqueens.problems.nqueens.fitness import Conflicts, Fitness
+from gaqueens.core.errors import Fault
+from gaqueens.problems.nqueens.fitness import Conflicts
 from gaqueens.problems.nqueens.verifier import is_solution
-from gaqueens.ga import GaSettings
-from gaqueens.ga.general import step
+from gaqueens.ga import GaSettings, generation, randomness
+from gaqueens.ga.numpy_engine import Runs
 from gaqueens.ga.operators import BUILTINS, Operator, make
-from gaqueens.ga.rows import cross_pair, mutate_rows, select_rows, swap_rows, tournament_rows
-from gaqueens.ga.randomness import Randomness
+from gaqueens.ga.randomness import Bound
+from gaqueens.ga.variation import cross, mutate, select, swap, tournament
 from runs import same_run
 
 
-class Scripted:
-    """Stands in for numpy's Generator: ``integers`` hands out the given draws in order,
-    checking that each lies in the range asked for."""
-
-    def __init__(self, *draws):
-        self.draws = [np.array(d) for d in draws]
-
-    def integers(self, low, high, size):
-        draw = self.draws.pop(0)
-        assert draw.shape == np.empty(size).shape and (low <= draw).all() and (draw < high).all()
-        return draw
-
-
 def random_population(n, k, seed):
-    return np.random.default_rng(seed).permuted(np.tile(np.arange(n), (k, 1)), axis=1)
+    """k permutations of 0..n-1, a batch of one run (1, k, n)."""
+    return randomness.permutations(randomness.keys([seed]), k, n)
+
+
+def bound(seed):
+    return [Bound(randomness.python(seed))]
 
 
 # ---- operators ------------------------------------------------------------------------------
@@ -48,9 +41,17 @@ def random_population(n, k, seed):
 def test_swap_child_is_still_a_permutation_with_exactly_two_positions_changed(n, k, seed):
     parents = random_population(n, k, seed)
     children = parents.copy()
-    swap_rows(children, 1, Randomness(seed + 1))
-    assert (np.sort(children, axis=1) == np.arange(n)).all()
-    assert ((children != parents).sum(axis=1) == 2).all()
+    swap(children, randomness.integers(randomness.keys([seed]), 1, randomness.SWAPS,
+                                       (n, n - 1), (k, 1, 2)))
+    assert (np.sort(children, axis=2) == np.arange(n)).all()
+    assert ((children != parents).sum(axis=2) == 2).all()
+
+
+def test_a_swap_exchanges_its_first_position_with_the_second_drawn_among_the_others():
+    """The second position is drawn below n - 1 and skips the first: (2, 2) swaps 2 and 3."""
+    children = np.array([[[0, 1, 2, 3, 4], [0, 1, 2, 3, 4], [0, 1, 2, 3, 4]]])
+    swap(children, np.array([[[[2, 2]], [[0, 0]], [[4, 1]]]]), np.array([[True, True, False]]))
+    assert children[0].tolist() == [[0, 1, 3, 2, 4], [1, 0, 2, 3, 4], [0, 1, 2, 3, 4]]
 
 
 @settings(max_examples=40, deadline=None)
@@ -58,8 +59,9 @@ def test_swap_child_is_still_a_permutation_with_exactly_two_positions_changed(n,
        seed=st.integers(0, 2**32 - 1))
 def test_every_mutation_keeps_permutations(name, n, seed):
     children = random_population(n, 12, seed)
-    mutate_rows(make("mutation", name), children, Randomness(seed))
-    assert (np.sort(children, axis=1) == np.arange(n)).all()
+    mutate(make("mutation", name), children, np.ones((1, 12), dtype=bool),
+           randomness.keys([seed]), 1, bound(seed))
+    assert (np.sort(children, axis=2) == np.arange(n)).all()
 
 
 @settings(max_examples=40, deadline=None)
@@ -67,97 +69,147 @@ def test_every_mutation_keeps_permutations(name, n, seed):
        seed=st.integers(0, 2**32 - 1))
 def test_every_crossover_keeps_permutations(name, n, seed):
     children = random_population(n, 2, seed)
-    cross_pair(make("crossover", name), children, 0, 1, Randomness(seed))
-    assert (np.sort(children, axis=1) == np.arange(n)).all()
+    cross(make("crossover", name), children, [(0, 0, 1)], bound(seed))
+    assert (np.sort(children, axis=2) == np.arange(n)).all()
 
 
 def test_swap_written_deaps_way_swaps_two_positions_of_a_list():
     function, arguments = make("mutation", "swap", count=3).function()
     genome = list(range(10))
-    randomness = Randomness(5)
-    (changed,) = randomness.deap(function)(genome, **arguments)
+    (changed,) = bound(5)[0](function)(genome, **arguments)
     assert changed is genome and sorted(genome) == list(range(10)) and genome != list(range(10))
 
 
 def test_tournament_picks_the_better_of_two():
-    conflicts = np.array([0, 5])
-    drawn = Scripted([[0, 1], [1, 0], [1, 1], [0, 0]])
-    assert tournament_rows(conflicts, 4, 2, drawn).tolist() == [0, 0, 1, 0]
+    conflicts = np.array([[0, 5]])
+    assert tournament(conflicts, np.array([[[0, 1], [1, 0], [1, 1], [0, 0]]])).tolist() == [
+        [0, 0, 1, 0]]
 
 
 def test_tournament_tie_goes_to_the_first_drawn_as_in_deap():
-    drawn = Scripted([[1, 0], [0, 1]])
-    assert tournament_rows(np.array([3, 3]), 2, 2, drawn).tolist() == [1, 0]
+    assert tournament(np.array([[3, 3]]), np.array([[[1, 0], [0, 1]]])).tolist() == [[1, 0]]
+    three = np.array([[4, 2, 2, 9]])
+    assert tournament(three, np.array([[[3, 2, 1], [0, 3, 0]]])).tolist() == [[2, 0]]
 
 
 @pytest.mark.parametrize("operator", [*(make("select", name) for name in BUILTINS["select"]),
                                       Operator("select", "deap", (("tournsize", 3),), "selTournament"),
                                       Operator("select", "deap", (), "selRandom")], ids=repr)
-def test_every_selection_returns_rows_of_the_population(operator):
-    picked = select_rows(operator, np.arange(7), 50, Randomness(1))
-    assert picked.shape == (50,) and ((0 <= picked) & (picked < 7)).all()
+def test_every_selection_returns_places_in_the_population(operator):
+    picked = select(operator, np.arange(7)[None], 50, randomness.keys([1]), 1, bound(1))
+    assert picked.shape == (1, 50) and ((0 <= picked) & (picked < 7)).all()
 
 
 def test_a_deap_selection_on_arrays_minimises_the_fitness():
-    picked = select_rows(Operator("select", "deap", (), "selBest"), np.array([3, 1, 2, 1]), 3, Randomness(1))
-    assert picked.tolist() == [1, 3, 2]  # the lowest first, ties in order, as selBest sorts
+    picked = select(Operator("select", "deap", (), "selBest"), np.array([[3, 1, 2, 1]]), 3,
+                    randomness.keys([1]), 1, bound(1))
+    assert picked.tolist() == [[1, 3, 2]]  # the lowest first, ties in order, as selBest sorts
 
 
 def test_a_deap_tournament_draws_from_the_runs_generator_all_the_way_down():
     """selTournament calls selRandom: both must draw from the run's generator."""
-    import random
-
-    values = np.arange(50)
+    values = np.arange(50)[None]
+    operator = Operator("select", "deap", (("tournsize", 2),), "selTournament")
     random.seed(7)
     state = random.getstate()
-    first = select_rows(Operator("select", "deap", (("tournsize", 2),), "selTournament"), values, 30, Randomness(3))
+    first = select(operator, values, 30, randomness.keys([3]), 1, bound(3))
     assert random.getstate() == state
-    again = select_rows(Operator("select", "deap", (("tournsize", 2),), "selTournament"), values, 30, Randomness(3))
-    assert first.tolist() == again.tolist()
+    assert first.tolist() == select(operator, values, 30, randomness.keys([3]), 1, bound(3)).tolist()
 
 
 # ---- one generation, by hand ------------------------------------------------------------------
 #
 # On the 4x4 board: P0 = [2,0,1,3] has 1 attacking pair ((1,0)-(2,1)), P1 = [1,0,2,3] has 2.
-# Tournaments [0,1] -> P0 and [1,1] -> P1. Swaps of positions (0,1) in both children:
-# C0 = [0,2,1,3], 2 pairs ((0,0)-(3,3), (1,2)-(2,1)); C1 = [0,1,2,3], 6 pairs (one diagonal).
-# C0 ties with P1 for the second place.
+# Tournaments [0,1] -> P0 and [1,1] -> P1. Swaps of positions (0,1) in both children (the
+# second drawn 0 among the others than 0, so 1): C0 = [0,2,1,3], 2 pairs ((0,0)-(3,3),
+# (1,2)-(2,1)); C1 = [0,1,2,3], 6 pairs (one diagonal). C0 ties with P1 for the second place.
 
 P0, P1 = [2, 0, 1, 3], [1, 0, 2, 3]
 C0, C1 = [0, 2, 1, 3], [0, 1, 2, 3]
 
 
-def one_generation(**changes):
-    population = np.array([P0, P1])
-    conflicts = Conflicts(4)(population)
-    assert conflicts.tolist() == [1, 2]
-    rng = Scripted([[0, 1], [1, 1]], [0, 0], [0, 0])  # tournaments; swap i; swap j before skip
-    sizes = {"population": 2} if changes.get("scheme") == "simple" else {"population": 2, "offspring": 2}
+@pytest.fixture
+def scripted(monkeypatch):
+    """The first population P0, P1 and one generation's draws, in place of the hash's: for a
+    window of generations from 1 (the family's faster ways draw so), generation 1's first."""
+    draws = {randomness.PARENTS: np.array([[[0, 1], [1, 1]]]),
+             randomness.SWAPS: np.array([[[[0, 0]], [[0, 0]]]])}
+
+    def integers(keys, generation, stream, high, shape):
+        made = draws.pop(stream)
+        assert made.shape == (1, *shape)
+        assert (made < np.broadcast_to(np.asarray(high), made.shape)).all()
+        if isinstance(generation, range):
+            assert generation.start == 1
+            window = np.zeros((1, len(generation), *shape), dtype=np.int64)
+            window[:, 0] = made
+            return window
+        assert generation == 1
+        return made
+
+    monkeypatch.setattr(randomness, "permutations", lambda keys, count, n: np.array([[P0, P1]]))
+    monkeypatch.setattr(randomness, "integers", integers)
+    return draws
+
+
+WAYS = ["numpy", "swaps", "compiled"]  # generation.step, with ga_swaps, with ga_compiled
+
+
+def one_generation(way="numpy", **changes):
+    """The population and its fitness after generation 1, and the run's evaluations."""
+    sizes = {"population": 2} if changes.get("scheme") == "simple" else {"population": 2,
+                                                                          "offspring": 2}
     settings_ = GaSettings(**sizes, **changes)
-    fitness = Fitness(4)
-    population, conflicts, children, _ = step(population, conflicts, settings_, fitness, rng)
-    assert children.tolist() == [C0, C1] and fitness.evaluations == 2
-    return population, conflicts
+    runs = Runs(settings_, 4, [1], generation.hook(settings_, 4, "ga_swaps") if way == "swaps"
+                else None, generation.hook(settings_, 4, "ga_compiled") if way == "compiled"
+                else None)
+    assert runs.values.tolist() == [[1, 2]] and runs.evaluations.tolist() == [2]
+    generation.step(runs, 1)
+    if way == "compiled":
+        cells, slots = runs.state
+        genomes = cells[slots[0], :4]
+    elif way == "swaps":  # each genome beside its diagonal counters
+        genomes = runs.cells[0, :, :4]
+        assert (runs.cells[0, :, 4:] == Conflicts(4).counts(genomes)).all()
+    else:
+        genomes = runs.genomes[0]
+    return genomes.tolist(), runs.values[0].tolist(), int(runs.evaluations[0])
 
 
-def test_ties_prefer_offspring():
-    population, conflicts = one_generation()
-    assert population.tolist() == [P0, C0] and conflicts.tolist() == [1, 2]
+@pytest.mark.parametrize("way", WAYS)
+def test_ties_prefer_offspring(scripted, way):
+    assert one_generation(way) == ([P0, C0], [1, 2], 4)
+    assert not scripted  # every draw was taken
 
 
-def test_parents_first_ties_keep_the_parent():
-    population, conflicts = one_generation(ties="parents-first")
-    assert population.tolist() == [P0, P1] and conflicts.tolist() == [1, 2]
+@pytest.mark.parametrize("way", WAYS)
+def test_parents_first_ties_keep_the_parent(scripted, way):
+    assert one_generation(way, ties="parents-first") == ([P0, P1], [1, 2], 4)
 
 
-def test_mu_comma_lambda_keeps_only_children():
-    population, conflicts = one_generation(scheme="mu,lambda")
-    assert population.tolist() == [C0, C1] and conflicts.tolist() == [2, 6]
+@pytest.mark.parametrize("way", WAYS)
+def test_mu_comma_lambda_keeps_only_children(scripted, way):
+    assert one_generation(way, scheme="mu,lambda") == ([C0, C1], [2, 6], 4)
 
 
-def test_simple_scheme_replaces_the_population_by_its_children():
-    population, conflicts = one_generation(scheme="simple")
-    assert population.tolist() == [C0, C1] and conflicts.tolist() == [2, 6]
+def test_simple_scheme_replaces_the_population_by_its_children(scripted):
+    assert one_generation(scheme="simple") == ([C0, C1], [2, 6], 4)
+
+
+@pytest.mark.parametrize("way", WAYS[:2])
+def test_the_best_found_is_the_first_child_strictly_better(scripted, way):
+    """Both children of P0: swapping positions (0, 1) gives C0 (2 pairs), (2, 3) the solution
+    [2, 0, 3, 1]: the best found becomes it, and it leads the population."""
+    scripted[randomness.PARENTS] = np.array([[[0, 0], [0, 1]]])
+    scripted[randomness.SWAPS] = np.array([[[[0, 0]], [[2, 2]]]])
+    settings_ = GaSettings(population=2, offspring=2)
+    runs = Runs(settings_, 4, [1], generation.hook(settings_, 4, "ga_swaps") if way == "swaps"
+                else None)
+    assert runs.best[0].tolist() == P0 and runs.best_value.tolist() == [1]
+    generation.step(runs, 1)
+    assert runs.best[0].tolist() == [2, 0, 3, 1] and runs.best_value.tolist() == [0]
+    genomes = runs.genomes if way == "numpy" else runs.cells[:, :, :4]
+    assert genomes[0].tolist() == [[2, 0, 3, 1], P0]
 
 
 # ---- whole runs -------------------------------------------------------------------------------
@@ -321,7 +373,8 @@ def test_a_users_operator_runs_and_one_that_breaks_permutations_is_refused():
     assert result.work == 20 + 50 * 20
     bad = Operator("mutation", "function", (("lengthen", True),), f"{__name__}:shuffle_everything")
     for engine in ("numpy", "deap"):
-        with pytest.raises(ValueError, match="permutation"):
+        with pytest.raises(Fault, match=f"the mutation {__name__}:shuffle_everything returned a "
+                                        "genome of 9 entries on a board of 8, expected a 1-tuple"):
             ga.run(GaSettings(engine=engine, mutation=bad), 8, 1)
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from gaqueens import report
 from gaqueens.problems.nqueens.verifier import attacking_pairs
-from gaqueens.reports import page, page_data, page_player, page_tables
+from gaqueens.reports import page, page_data, page_player, page_settings, page_tables
 from gaqueens.sweep import main as sweep
 
 SMALL = """\
@@ -77,6 +77,15 @@ def cells(text):
 def embedded(text):
     start = text.index('<script id="player-data" type="application/json">')
     return json.loads(text[start:].split(">", 1)[1].split("</script>", 1)[0])
+
+
+def placements(item) -> list[list[int]]:
+    """Each embedded frame's genome: written where it changes, else the frame before's
+    (gaqueens.reports.page_player)."""
+    out = []
+    for frame in item["frames"]:
+        out.append(out[-1] if frame[5] is None else [int(c) for c in frame[5].split()])
+    return out
 
 
 class Seen(HTMLParser):
@@ -159,18 +168,29 @@ def test_the_players_runs_are_the_stored_ones(swept):
                       & (runs["seed"] == item["seed"])].iloc[0]
         assert item["matches"]
         last = item["frames"][-1]
-        assert last[1] == stored["work"] and last[5] == stored["solution"]
-        for frame in item["frames"]:
-            placement = [int(c) for c in frame[5].split()]
+        genomes = placements(item)
+        assert last[1] == stored["work"] and " ".join(map(str, genomes[-1])) == stored["solution"]
+        assert item["frames"][0][5] is not None
+        assert last[0] == stored["generations"]  # a frame per generation, 0 to the last
+        assert [f[0] for f in item["frames"]] == list(range(stored["generations"] + 1))
+        for frame, placement in zip(item["frames"], genomes):
             assert frame[4] == attacking_pairs(placement) and len(placement) == item["board"]
-    defaults = [r for r in data["runs"] if r["default"]]
-    assert {(r["algorithm"], r["board"]) for r in defaults} == {
-        (a, b) for a in ("ga", "uniform-parents") for b in (8, 10)}
-    for item in defaults:  # the median seed: as many runs with less work as with more
-        group = runs[(runs["algorithm"] == item["algorithm"]) & (runs["board"] == item["board"])]
+    played = {}
+    for item in data["runs"]:
+        for role in item["roles"]:
+            played[(item["algorithm"], item["board"], role)] = item["seed"]
+    assert set(played) == {(a, b, r) for a in ("ga", "uniform-parents") for b in (8, 10)
+                           for r in ("median", "best", "worst")}
+    for (name, board, role), seed in played.items():
+        group = runs[(runs["algorithm"] == name) & (runs["board"] == board)]
         work = group["work"].where(group["solved"], math.inf)
-        mine = work[group["seed"] == item["seed"]].iloc[0]
-        assert (work < mine).sum() <= len(group) // 2 and (work > mine).sum() <= len(group) // 2
+        mine = work[group["seed"] == seed].iloc[0]
+        if role == "median":  # as many runs with less work as with more
+            assert (work < mine).sum() <= len(group) // 2 and (work > mine).sum() <= len(group) // 2
+        else:  # the least work (the lowest seed among equals) or the most (the highest)
+            ends = group.loc[work[work == (work.min() if role == "best" else work.max())].index,
+                             "seed"]
+            assert seed == (ends.min() if role == "best" else ends.max())
     seeds = {r["seed"] for r in data["runs"] if r["algorithm"] == "ga" and r["board"] == 8}
     assert seeds == set(range(1, 8))  # every seed of the published GA on small boards
 
@@ -215,11 +235,15 @@ def test_numbers_in_cells(value, shown):
     assert page_tables.number(value) == shown
 
 
-def test_the_median_seed_worked_by_hand():
+def test_the_median_best_and_worst_seeds_worked_by_hand():
     runs = pd.DataFrame({"seed": [1, 2, 3, 4], "work": [50, 10, 30, 99],
                          "solved": [True, True, True, False]})
-    assert page_player.median_seed(runs) == 3  # 10, 30, 50, inf: the lower middle
-    assert page_player.median_seed(runs.iloc[:3]) == 3
+    # 10, 30, 50, inf: the lower middle; the unsolved run the worst
+    assert page_player.roles(runs) == {3: ["median"], 2: ["best"], 4: ["worst"]}
+    assert page_player.roles(runs.iloc[:3]) == {3: ["median"], 2: ["best"], 1: ["worst"]}
+    assert page_player.roles(runs.iloc[:1]) == {1: ["median", "best", "worst"]}
+    ties = pd.DataFrame({"seed": [5, 4, 6], "work": [20, 20, 20], "solved": True})
+    assert page_player.roles(ties) == {5: ["median"], 4: ["best"], 6: ["worst"]}
 
 
 def test_report_fault_exits_3_in_one_line(swept, tmp_path, capsys, monkeypatch):
@@ -251,9 +275,9 @@ def test_every_seed_embedded_is_the_published_gas_even_when_another_entry_sorts_
 
     runs = pd.DataFrame([{"algorithm": name, "board": 8, "seed": seed, "solved": True,
                           "work": 20 * seed, "generations": seed}
-                         for name in ("alpha", "ga") for seed in (1, 2, 3)])
+                         for name in ("alpha", "ga") for seed in (1, 2, 3, 4, 5)])
     chosen, left = page_player.choose(runs, {"ga": GaSettings(), "alpha": GaSettings()})
-    every = [row for row, default in chosen if not default]
+    every = [row for row, roles in chosen if not roles]
     assert not left and every and {row["algorithm"] for row in every} == {"ga"}
 
 
@@ -265,9 +289,10 @@ def test_every_seed_is_at_most_the_lowest_hundred_of_a_board():
                          "work": [10 * s for s in seeds], "generations": 3})
     chosen, left = page_player.choose(runs, {"ga": GaSettings()})
     assert not left
-    median = [int(row["seed"]) for row, default in chosen if default]
-    others = sorted(int(row["seed"]) for row, default in chosen if not default)
-    assert median == [75] and others == [s for s in range(1, 101) if s != 75]
+    played = {int(row["seed"]): roles for row, roles in chosen if roles}
+    others = sorted(int(row["seed"]) for row, roles in chosen if not roles)
+    assert played == {75: ["median"], 1: ["best"], 150: ["worst"]}
+    assert others == [s for s in range(2, 101) if s != 75]
     assert page_player._more_seeds(runs, {"ga": GaSettings()})
     assert not page_player._more_seeds(runs[runs["seed"] <= 100], {"ga": GaSettings()})
 
@@ -277,7 +302,8 @@ def test_nqueens_pages_and_summaries_keep_their_words(swept):
     shown (tests/test_problem_words.py: another problem's own)."""
     text = (swept / "index.html").read_text(encoding="utf-8")
     shown = seen(text)
-    assert "<title>small: N-Queens</title>" in text and "board" in shown.headings
+    assert "<title>small: N-Queens, boards 8, 10; seeds 1 to 7</title>" in text
+    assert "board" in shown.headings
     assert "<label>board <select" in text
     assert "Queens in red attack another queen" in " ".join(shown.text)
     assert embedded(text)["words"]["picture"] == "queens"
@@ -287,3 +313,80 @@ def test_nqueens_pages_and_summaries_keep_their_words(swept):
     assert "| algorithm | board | solved |" in summary and "## The boards" in summary
     assert "| board | placements (N!) | solutions | attacking pairs of a random placement" in summary
     assert "8 x 8" in svg_text(swept / "convergence.svg")
+
+
+def test_a_variant_is_told_by_what_it_changes():
+    ga = {"engine": "numpy", "population": 20, "variation": "each", "select": {"tournament": 2},
+          "stop": {"target": 0, "generations": 50000}}
+    deap = {"engine": "deap", "population": 20, "variation": "or", "mutpb": 1,
+            "stop": {"target": 0, "generations": 5000}}
+    uniform = dict(ga, select="uniform")
+    said = page_settings.described({"ga": ga, "deap-selbest": deap, "uniform-parents": uniform,
+                                    "twin": dict(ga), "local-search": {"budget": 10}})
+    assert said["deap-selbest"]["differs"] == (
+        "as ga, but engine: deap, variation: or, stop.generations: 5000, mutpb: 1; select does "
+        "not apply")
+    assert said["uniform-parents"]["differs"] == "as ga, but select: uniform"
+    assert said["twin"]["differs"] == "the same settings as ga"
+    assert said["ga"]["differs"] == "" and said["local-search"]["kind"] == "solver"
+    assert said["ga"]["rows"][3] == ["select", "{tournament: 2}", False]
+    assert [row[0] for row in said["deap-selbest"]["rows"] if row[2]] == [
+        "engine", "variation", "mutpb", "stop"]  # in the entry's own order
+    # the first GA entry is the reference where none is named ga
+    assert page_settings.described({"a": ga, "b": uniform})["b"]["differs"] == \
+        "as a, but select: uniform"
+
+
+def test_the_page_shows_every_entrys_settings_and_links_every_file_there(swept):
+    text = (swept / "index.html").read_text(encoding="utf-8")
+    rows = dict(re.findall(r'<tr data-entry="([^"]+)">(.*?)</tr>', text, re.S))
+    assert set(rows) == {"ga", "uniform-parents", "min-conflicts"}
+    assert "as ga, but select: uniform" in rows["uniform-parents"]
+    assert "population: 20" in rows["ga"] and "tries: " in rows["min-conflicts"]
+    linked = set(re.findall(r'<a href="([^"#]+)"', text))
+    present = {p.name for p in swept.iterdir()
+               if p.suffix in (".csv", ".md", ".json", ".svg", ".png")}
+    assert linked == present
+    for plot in page_data.plots(swept):  # each opens its SVG full size
+        assert f'<a class="open" href="{plot.stem}.svg"' in text
+    # the verdict comes early: right after the algorithm, the size and the median
+    headings = seen(text).headings
+    assert headings[:4] == ["algorithm", "board", "median", "unit"]
+    assert headings[4] == "verdict"
+
+
+def test_runs_csv_beside_runs_compact_csv_is_not_linked(swept, tmp_path):
+    copy = tmp_path / "big"
+    shutil.copytree(swept, copy, ignore=shutil.ignore_patterns("runs.sqlite*", "runs.lock"))
+    runs = pd.read_csv(copy / "runs.csv")
+    runs.drop(columns="solution").to_csv(copy / "runs-compact.csv", index=False)
+    folder = page_data.read(copy)
+    assert "runs-compact.csv" in folder.files and "runs.csv" not in folder.files
+    assert folder.files[0] == "manifest.json"
+
+
+def test_the_replay_warning_only_where_a_replay_differs():
+    from gaqueens.ga import GaSettings
+
+    settings = {"ga": GaSettings()}
+    old = {"ga": {"gaqueens 0.0.9, commit 76fd1c": 7}}  # another commit made the runs
+    items = [{"algorithm": "ga", "matches": True}] * 3
+    assert page_player.mismatch_notes(items, settings, old) == []
+    items[1] = {"algorithm": "ga", "matches": False}
+    (note,) = page_player.mismatch_notes(items, settings, old)
+    assert note.startswith("1 of 3 replays (ga) do not end where their stored runs did")
+    assert "made by gaqueens 0.0.9, commit 76fd1c" in note
+
+
+def test_report_at_later_code_warns_of_no_replay_that_matches(swept, tmp_path):
+    """issue 48: a page written again at a later commit warned that the runs were made by
+    other code although every replay matched."""
+    copy = tmp_path / "later"
+    shutil.copytree(swept, copy, ignore=shutil.ignore_patterns("runs.sqlite*", "runs.lock"))
+    record = json.loads((copy / "manifest.json").read_text())
+    record["code"] = "gaqueens 0.0.9, commit 76fd1c59"
+    (copy / "manifest.json").write_text(json.dumps(record))
+    assert report.main([str(copy)]) == 0
+    text = (copy / "index.html").read_text(encoding="utf-8")
+    assert all(item["matches"] for item in embedded(text)["runs"])
+    assert 'class="note warning"' not in text and "76fd1c59" in text  # in the provenance

@@ -16,7 +16,7 @@ import pytest
 import plugged
 from gaqueens import problems, report, run as run_command
 from gaqueens.problems.nqueens.verifier import attacking_pairs
-from test_page import embedded, seen, svg_text
+from test_page import embedded, placements, seen, svg_text
 
 
 @pytest.fixture(scope="module")
@@ -69,15 +69,16 @@ def test_report_on_a_problem_not_installed_says_so_in_one_line(swept, tmp_path, 
     assert report.main([str(copy)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
-    assert "manifest.json: settings.problem no_such.problem cannot be loaded" in err
+    assert "manifest.json: settings.problem no_such.problem" in err
+    assert "cannot be imported (ModuleNotFoundError: No module named 'no_such')" in err
 
 
 def test_the_page_reads_as_the_problem(swept):
     text = (swept / "index.html").read_text(encoding="utf-8")
     shown = seen(text)
     words = " ".join(shown.text)
-    assert "<title>intervals: All-interval series</title>" in text
-    assert "<h1>intervals: All-interval series</h1>" in text
+    title = "intervals: All-interval series, sizes 6, 9, 13; seeds 1 to 5"
+    assert f"<title>{title}</title>" in text and f"<h1>{title}</h1>" in text
     assert "size" in shown.headings and "board" not in shown.headings
     assert "size by size" in words and "best genome" in words
     assert "grow with the size?" in words
@@ -87,7 +88,7 @@ def test_the_page_reads_as_the_problem(swept):
     assert data["words"] == {"title": plugged.TITLE, "size": "size", "sizes": "sizes",
                              "genome": "genome", "conflicts": "repeated gaps",
                              "picture": "genome"}
-    assert data["code_notes"] == []  # replayed by the code (and plug-in) that made them
+    assert data["notes"] == []  # every replay ends where its stored run did
     assert "its conflicts are its repeated gaps" in words
 
 
@@ -98,8 +99,7 @@ def test_the_players_frames_count_the_problems_conflicts(swept):
     differ = 0
     for item in data["runs"]:
         assert item["matches"]
-        for frame in item["frames"]:
-            genome = [int(v) for v in frame[5].split()]
+        for frame, genome in zip(item["frames"], placements(item)):
             assert frame[4] == plugged.repeats(genome) == frame[2]  # its fitness: repeats
             differ += attacking_pairs(genome) != frame[4]
     assert differ  # what N-Queens' verifier would have said instead
@@ -148,7 +148,6 @@ def test_run_trace_and_html_of_a_plugin_problem(tmp_path):
     assert "<title>All-interval series: ga on size 13, seed 1</title>" in text
     player = embedded(text)
     assert player["words"]["picture"] == "genome"
-    frames = player["runs"][0]["frames"]
-    assert [f[4] for f in frames] == [plugged.repeats([int(v) for v in f[5].split()])
-                                      for f in frames]
+    item = player["runs"][0]
+    assert [f[4] for f in item["frames"]] == [plugged.repeats(g) for g in placements(item)]
     assert not NQUEENS_WORDS.search(" ".join(seen(text).text))

@@ -60,7 +60,7 @@ def test_evaluations_are_not_told_apart_from_genoxides(board, reference):
     row = fidelity.compare(evaluations(PUBLISHED, board, seeds),
                            counted_as_ours(reference, board, seeds), np.random.default_rng(0))
     assert row["verdict"] != "different", row
-    assert row["ci_low"] <= 1 <= row["ci_high"]
+    assert row["ci_low"] <= fidelity.BAND[1] and fidelity.BAND[0] <= row["ci_high"], row
 
 
 @pytest.mark.parametrize("board", sorted(QUICK))

@@ -24,7 +24,7 @@ def _median(sample, axis=-1):
     return np.median(sample, axis=axis)
 
 
-@settings(deadline=None)  # no test asserts on time (the suite runs on busy machines)
+@settings(deadline=None)
 @given(st.lists(st.sampled_from([20.0, 40.0, 60.0, 140.0, 2450.0, resampling.CENSORED]),
                 min_size=1, max_size=120), st.integers(1, 120), st.integers(0, 2**32))
 def test_resampled_medians_are_those_of_plain_resamples(work, size, seed):
@@ -127,7 +127,7 @@ def test_holm_by_hand():
     assert len(stats.holm([])) == 0
 
 
-@settings(deadline=None)  # no test asserts on time (the suite runs on busy machines)
+@settings(deadline=None)
 @given(st.lists(st.floats(0, 1), min_size=1, max_size=30))
 def test_holm_keeps_order_and_never_lowers_a_p_value(p):
     adjusted = stats.holm(p)
@@ -163,7 +163,7 @@ def _plain_median_ratio(first, second, axis=-1):
 WORK = st.sampled_from([20.0, 40.0, 60.0, 140.0, 160.0, 2450.0, math.inf])
 
 
-@settings(deadline=None)  # no test asserts on time (the suite runs on busy machines)
+@settings(deadline=None)
 @given(st.lists(WORK, min_size=2, max_size=60), st.lists(WORK, min_size=2, max_size=60),
        st.integers(0, 2**32), st.sampled_from([300, 2_100]))
 def test_median_ratio_is_scipys_bootstrap_of_the_values(first, second, seed, resamples):
@@ -226,3 +226,19 @@ def test_the_distribution_tests_tell_a_shift_from_none():
                  lambda a, b: stats.mann_whitney(a, b)[0]):
         assert test(work, same) > 0.01 and test(work, shifted) < 0.01
     assert 0.001 <= stats.anderson_darling(work, shifted) <= 0.25
+
+
+def test_no_property_test_has_a_deadline():
+    """Every property test runs without hypothesis' deadline (tests/conftest.py's profile, and
+    deadline=None where a test sets its own): a loaded machine slows an example, never fails it."""
+    import ast
+    from pathlib import Path
+
+    from hypothesis import settings as current
+
+    assert current.default.deadline is None
+    for path in Path(__file__).parent.glob("test_*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and ast.unparse(node.func) == "settings":
+                given = {keyword.arg: ast.unparse(keyword.value) for keyword in node.keywords}
+                assert given.get("deadline", "None") == "None", (path.name, node.lineno)

@@ -1,5 +1,6 @@
-"""gaqueens.problems.nqueens.swaps, SwapConflicts and RunsFitness: a swap child's conflicts from its parent's diagonal
-counters equal the full count (Conflicts), by hand and on random permutations and swaps."""
+"""gaqueens.problems.nqueens.swaps, SwapConflicts (what NQueens.ga_swaps gives the GA): a swap
+child's conflicts from its parent's diagonal counters equal the full count (Conflicts), by hand
+and on random permutations and swaps."""
 
 import numpy as np
 import pytest
@@ -7,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gaqueens.problems.nqueens.fitness import Conflicts, FITNESSES
-from gaqueens.problems.nqueens.swaps import FEW_SWAPS, RunsFitness, SwapConflicts
+from gaqueens.problems import get
+from gaqueens.problems.nqueens.swaps import FEW_SWAPS, SwapConflicts
 
 
 def random_genomes(n, k, seed):
@@ -74,7 +76,7 @@ def test_the_change_of_a_swap_is_the_change_of_the_full_count(n, k, seed, measur
 @given(n=st.integers(2, 48), k=st.integers(1, 2 * FEW_SWAPS), seed=st.integers(0, 2**32 - 1),
        dtype=st.sampled_from([np.uint8, np.int16, np.int64]))
 def test_moved_counters_are_the_childrens_counters_in_a_flat_array(n, k, seed, dtype):
-    """As the batched engine keeps them: each genome's row holds its n entries, then its 4n
+    """As the GA's numpy step keeps them: each genome's row holds its n entries, then its 4n
     counters; positions are flat indices of the entries, the counters n further on. Fewer
     swaps than FEW_SWAPS are moved in one np.add.at, more in two sums: both ways are drawn."""
     conflicts, swaps = Conflicts(n), SwapConflicts(n)
@@ -94,19 +96,12 @@ def test_moved_counters_are_the_childrens_counters_in_a_flat_array(n, k, seed, d
     assert cells[:, n:].tolist() == conflicts.counts(children).tolist()
 
 
-def test_the_runs_fitness_counts_per_run_what_it_scores():
-    fitness = RunsFitness(6, "pairs", 3)
-    genomes = np.stack([random_genomes(6, 4, seed) for seed in range(3)])
-    values, counts = fitness.whole(genomes)
-    assert values.tolist() == [Conflicts(6)(g).tolist() for g in genomes]
-    assert fitness.evaluations.tolist() == [4, 4, 4]
-    fitness.keep(np.array([True, False, True]))
-    positions = np.zeros((2, 2, 5), dtype=np.int64)
-    positions[1] = 1
-    diagonals = SwapConflicts(6).diagonals(positions, np.zeros((2, 2, 5), dtype=np.int64))
-    fitness.children(np.zeros((2, 5), dtype=np.int64), np.ones((8, 2, 5), dtype=np.int64),
-                     diagonals)
-    assert fitness.evaluations.tolist() == [9, 9]
+@pytest.mark.parametrize("measure", FITNESSES)
+def test_the_ga_gets_it_from_nqueens_with_each_genomes_counters(measure):
+    swaps = get("nqueens").ga_swaps(7, measure)
+    assert isinstance(swaps, SwapConflicts) and swaps.measure == measure
+    genomes = random_genomes(7, 5, 1)
+    assert (swaps.counts(genomes) == Conflicts(7).counts(genomes)).all()
 
 
 def test_an_unknown_measure_is_refused():

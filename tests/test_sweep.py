@@ -104,7 +104,7 @@ def test_the_python_api_reads_runs_and_traces_as_dataframes(tmp_path):
 
 
 def test_the_command_ends_with_its_table_printed_and_every_file_written_and_closed(tmp_path):
-    """``python -m gaqueens.sweep`` leaves at once after a sweep that ended well (sweep._exit):
+    """``python -m gaqueens.sweep`` leaves at once after a sweep that ended well (cli.command):
     nothing it prints or writes is lost, the store is whole and no worker outlives it."""
     out = tmp_path / "out"
     done = subprocess.run(
@@ -123,7 +123,7 @@ def test_the_command_ends_with_its_table_printed_and_every_file_written_and_clos
 
 
 def test_batches_hold_more_seeds_when_their_runs_advance_together(tmp_path):
-    """The GA's published family runs a batch's seeds together (execution.runs_together): as
+    """The GA's engine: numpy runs a batch's seeds together (execution.runs_together): as
     many batches as workers, of at most TOGETHER seeds; runs made one after another keep
     batches of at most BATCH, at least two a worker (runtime.batches)."""
     from gaqueens.runtime.batches import BATCH, TOGETHER, batches
@@ -139,7 +139,7 @@ def test_batches_hold_more_seeds_when_their_runs_advance_together(tmp_path):
         ("ga", 8, 34)] * 2 + [("ga", 8, 32)]
     assert sizes(published.replace("100", "1000"), 2) == [("ga", 128, TOGETHER)] * 20 + [
         ("ga", 8, TOGETHER)] * 20
-    one_by_one = "boards: [8]\nseeds: {first: 1, last: 200}\nga: {variation: and, mutpb: 1}\n"
+    one_by_one = "boards: [8]\nseeds: {first: 1, last: 200}\nga: {engine: deap}\n"
     assert sizes(one_by_one, 2) == [("ga", 8, BATCH)] * 8
     baseline = "boards: [8]\nseeds: {first: 1, last: 20}\nga: none\nbaselines: [local-search]\n"
     assert sizes(baseline, 2) == [("local-search", 8, 5)] * 4

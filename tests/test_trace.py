@@ -64,39 +64,34 @@ def check_frames(frames, result):
 
 
 @pytest.mark.parametrize("settings, board, seed", CASES)
-def test_improvement_frames_are_the_runs(settings, board, seed):
+def test_frames_are_the_runs(settings, board, seed):
     result, frames = trace.frames(settings, board, seed)
     stored = ga.run(settings, board, seed)
     assert (result.work, result.generations) == (stored.work, stored.generations)
     assert np.array_equal(result.solution, stored.solution)
     check_frames(frames, stored)
     best = [f["best"] for f in frames]
-    assert all(a > b for a, b in zip(best[:-2], best[1:-1]))  # each an improvement
-    assert best[-1] <= best[-2] if len(best) > 1 else True
-
-
-@pytest.mark.parametrize("settings, board, seed", CASES)
-def test_strided_frames_are_the_runs(settings, board, seed):
-    result, frames = trace.frames(settings, board, seed, strided=True)
-    check_frames(frames, ga.run(settings, board, seed))
+    assert all(a >= b for a, b in zip(best, best[1:]))  # the best so far never worsens
+    if stored.generations + 1 < trace.MOST:  # a frame per generation
+        assert [f["generation"] for f in frames] == list(range(stored.generations + 1))
 
 
 @hsettings(max_examples=15, deadline=None)
 @given(st.lists(st.integers(0, 10**6), min_size=1, max_size=12, unique=True),
-       st.sampled_from([8, 13, 16]), st.booleans(), st.sampled_from([None, 30]))
-def test_frames_of_seeds_replayed_together_are_each_seeds_own(seeds, board, strided, cap):
+       st.sampled_from([8, 13, 16]), st.sampled_from([None, 30]))
+def test_frames_of_seeds_replayed_together_are_each_seeds_own(seeds, board, cap):
     # runs of one batch end at different generations; each keeps seeing only its own run
     settings = GaSettings() if cap is None else GaSettings(generations=cap)
-    together = trace.frames_many(settings, board, seeds, strided)
+    together = trace.frames_many(settings, board, seeds)
     for seed, (result, frames) in zip(seeds, together):
-        alone_result, alone = trace.frames(settings, board, seed, strided)
+        alone_result, alone = trace.frames(settings, board, seed)
         assert frames == alone
         assert (result.work, result.generations) == (alone_result.work, alone_result.generations)
 
 
 def test_long_run_keeps_at_most_200_frames_on_a_doubled_stride():
     settings = GaSettings(generations=1500, target=None)  # never stops early
-    result, frames = trace.frames(settings, 12, 1, strided=True)
+    result, frames = trace.frames(settings, 12, 1)
     assert len(frames) <= trace.MOST
     inner = [f["generation"] for f in frames[:-1]]
     stride = inner[1] - inner[0]
@@ -133,18 +128,44 @@ def test_floats_are_rounded_to_six_significant_digits():
     assert trace.to_json({"b": 1, "a": 2.0}) == '{"a":2.0,"b":1}'
 
 
-def test_html_page_holds_the_runs_frames(tmp_path):
-    path = tmp_path / "run.html"
-    assert run_command.main(["--board", "10", "--seed", "3", "--html", str(path)]) == 0
-    text = path.read_text(encoding="utf-8")
+@pytest.mark.parametrize("board, seed, generations", [(10, 3, None), (14, 2, 400)])
+def test_html_page_plays_the_traces_frames(tmp_path, board, seed, generations):
+    """run --html embeds the frames run --trace writes for the same run: a frame per generation
+    (at most 200), each with the trace's generation, evaluations, best and median fitness and
+    genome, its conflicts the genome's attacking pairs; and the run's settings."""
+    page, path = tmp_path / "run.html", tmp_path / "run.json"
+    settings = GaSettings() if generations is None else GaSettings(generations=generations,
+                                                                   target=None)
+    argv = ["--board", str(board), "--seed", str(seed), "--html", str(page), "--trace", str(path)]
+    if generations is not None:  # never stops early: more than 200 generations
+        (tmp_path / "long.yaml").write_text(f"boards: [{board}]\nga: {{stop: {{target: none, "
+                                            f"generations: {generations}}}}}\n")
+        argv.insert(0, str(tmp_path / "long.yaml"))
+    assert run_command.main(argv) == 0
+    text = page.read_text(encoding="utf-8")
     start = text.index('<script id="player-data" type="application/json">')
     payload = json.loads(text[start:].split(">", 1)[1].split("</script>", 1)[0])
     (item,) = payload["runs"]
-    stored = ga.run(GaSettings(), 10, 3)
+    stored = ga.run(settings, board, seed)
+    traced = json.loads(path.read_text(encoding="utf-8"))["frames"]
     assert item["matches"] and item["work"] == stored.work
-    last = item["frames"][-1]
-    assert last[1] == stored.work and last[5] == " ".join(map(str, stored.solution))
-    assert all(f[4] == attacking_pairs([int(c) for c in f[5].split()]) for f in item["frames"])
+    frames = item["frames"]
+    if stored.generations + 1 < trace.MOST:
+        assert len(frames) == stored.generations + 1
+    else:
+        assert trace.MOST // 2 <= len(frames) <= trace.MOST
+    genome = None
+    for mine, theirs in zip(frames, traced, strict=True):
+        genome = mine[5] if mine[5] is not None else genome
+        assert mine[:4] == [theirs["generation"], theirs["evaluations"], theirs["best"],
+                            theirs["median"]]
+        assert genome == " ".join(map(str, theirs["state"]["best"]))
+        assert mine[4] == attacking_pairs([int(c) for c in genome.split()])
+    assert frames[-1][1] == stored.work and genome == " ".join(map(str, stored.solution))
+    rows = payload["settings"]["ga"]["rows"]
+    assert ["population", "20", False] in rows and ["stop", "{target: " + (
+        "0, generations: 50000}" if generations is None else f"none, generations: {generations}}}"),
+        False] in rows
 
 
 @pytest.mark.parametrize("arguments, message", [

@@ -1,9 +1,11 @@
 """python -m gaqueens.verify on folders altered by hand, and the exports' own re-verification
 (gaqueens/verify.py, gaqueens/runtime/claims.py)."""
 
+import ast
 import json
 import shutil
 import sqlite3
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -11,8 +13,12 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from gaqueens.core.algorithms import ALGORITHMS
+from gaqueens.problems import PROBLEMS, Problem, get
 from gaqueens.problems.nqueens.verifier import attacking_pairs
-from gaqueens.runtime.claims import row_problem, rows_problems, run_problem, runs_problems, stored_claims
+from gaqueens.runtime.claims import (
+    Claims, entry_claims, row_problem, rows_problems, run_problem, runs_problems, stored_claims,
+)
 from gaqueens.runtime.store import pack, unpack
 from gaqueens.sweep import main as sweep
 from gaqueens.reports import tables
@@ -220,6 +226,9 @@ def test_the_files_alone_still_show_an_altered_row(capsys, folder, tmp_path):
 def test_runs_compact_csv_stands_in_for_runs_csv_when_only_it_is_kept(capsys, folder, tmp_path):
     kept = committed(folder, tmp_path, compact=True)
     (kept / "runs.csv").rename(kept / "runs-compact.csv")  # as results/scaling keeps it
+    record = json.loads((kept / "manifest.json").read_text())  # and as its sweep lists it
+    record["outputs"]["files"].append("runs-compact.csv")
+    (kept / "manifest.json").write_text(json.dumps(record))
     code, lines, _ = verified(capsys, kept)
     assert code == 0 and "runs of runs-compact.csv (it has no placements) pass" in lines[0]
     runs = pd.read_csv(kept / "runs-compact.csv")
@@ -334,6 +343,20 @@ def test_the_rows_checked_in_bulk_get_the_answers_one_by_one_gives(changes, comp
     assert rows_problems(runs, rules) == alone
 
 
+def alter_claim(claim: dict, how: str) -> None:
+    """A run's claims (Result's fields) altered in place: ``how`` says which and how."""
+    if how == "conflicts":
+        claim["conflicts"] += 1
+    elif how == "solved":
+        claim["solved"] = not claim["solved"]
+    elif how == "swap":
+        claim["solution"] = np.concatenate(([claim["solution"][1]], claim["solution"][1:]))
+    elif how == "short":
+        claim["solution"] = claim["solution"][:5]
+    else:
+        claim["solution"] = claim["solution"] + 3
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 7), st.sampled_from(
     ["conflicts", "solved", "swap", "short", "outside"])), max_size=4))
@@ -350,18 +373,149 @@ def test_a_batch_checked_together_gets_the_answers_one_by_one_gives(changes):
         results.append([seed, dict(solved=pairs == 0, conflicts=pairs, work=20, solution=columns,
                                    generations=0, trace=None, seconds=0.0)])
     for place, how in changes:
-        claim = results[place][1]
-        if how == "conflicts":
-            claim["conflicts"] += 1
-        elif how == "solved":
-            claim["solved"] = not claim["solved"]
-        elif how == "swap":
-            claim["solution"] = np.concatenate(([claim["solution"][1]], claim["solution"][1:]))
-        elif how == "short":
-            claim["solution"] = claim["solution"][:5]
-        else:
-            claim["solution"] = claim["solution"] + 3
+        alter_claim(results[place][1], how)
     finished = [(seed, Result(**claim)) for seed, claim in results]
     rule = stored_claims("ga", {})
     expected = [run_problem(rule, r.solution, 8, r.conflicts, r.solved) for _, r in finished]
     assert runs_problems(rule, 8, finished) == expected
+
+
+# ---- the problem's own verifier, for any problem and any algorithm ------------------------------
+
+
+class Intervals(Problem):
+    """The all-interval series (the README's example problem): not N-Queens, checked by its own
+    verifier, in words of its own."""
+
+    name, measures, conflicts_label = "test-intervals", ("repeats",), "repeated gaps"
+
+    def evaluate(self, size, genomes, measure):
+        gaps = np.sort(np.abs(np.diff(genomes, axis=1)), axis=1)
+        return (gaps[:, 1:] == gaps[:, :-1]).sum(axis=1)
+
+    def reject(self, size, solution, conflicts, solved, solved_at, measure):
+        repeats = (size - 1) - len({abs(int(b) - int(a)) for a, b in zip(solution, solution[1:])})
+        if repeats != conflicts or bool(solved) != (repeats <= solved_at):
+            return f"it reports {conflicts} repeated gaps, the verifier counts {repeats}"
+        return None
+
+
+@contextmanager
+def registered(problem):
+    """``problem`` known by its name while the block runs, as a plug-in's would be."""
+    PROBLEMS[problem.name] = problem
+    try:
+        yield problem
+    finally:
+        del PROBLEMS[problem.name]
+
+
+def test_a_solvers_runs_on_a_plugin_problem_are_checked_by_that_problems_verifier():
+    """A baseline's settings carry no problem: its claims take the entry's (the experiment's),
+    so an unsolved run on another problem than N-Queens passes, and a false claim is refused in
+    that problem's words (gaqueens/runtime/claims.py)."""
+    from gaqueens.core.result import Result
+    from gaqueens.experiment import Entry
+
+    solver = ALGORITHMS["local-search"]
+    with registered(Intervals()):
+        entry = Entry("climber", "climber", solver.settings(), spec=solver, problem="test-intervals")
+        rule = entry_claims([entry])["climber"]
+        assert (rule.problem, rule.fitness, rule.unit) == ("test-intervals", "repeats", "swaps")
+        unsolved = [3, 0, 1, 2, 4]  # gaps 3, 1, 1, 2: one repeated
+        assert run_problem(rule, unsolved, 5, 1, False) is None
+        assert run_problem(rule, unsolved, 5, 2, False) == ("it reports 2 repeated gaps, the "
+                                                            "verifier counts 1")
+        finished = [(1, Result(False, 1, 9, np.array(unsolved))),
+                    (2, Result(True, 0, 9, np.array([0, 4, 1, 3, 2])))]
+        assert runs_problems(rule, 5, finished) == [None, None]
+        recorded = {"plugin": "gaqueens.baselines.local_search", "problem": "test-intervals"}
+        assert stored_claims("climber", recorded) == rule
+        assert stored_claims("local-search", {"problem": "test-intervals"}) == rule
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 7), st.sampled_from(
+    ["conflicts", "solved", "swap", "short", "outside"])), max_size=4), st.integers(0, 3))
+def test_a_plugin_problems_batch_checked_together_gets_the_answers_one_by_one_gives(changes, at):
+    """runs_problems on a problem with the default reject_many (its reject row by row) answers
+    run_problem's answer for each run, as for N-Queens, whatever a run claims and whatever its
+    target."""
+    from gaqueens.core.result import Result
+
+    rng = np.random.default_rng(len(changes))
+    with registered(Intervals()) as problem:
+        results = []
+        for seed in range(8):
+            series = rng.permutation(7)
+            repeats = int(problem.conflicts(7, series[None])[0])
+            results.append(dict(solved=repeats <= at, conflicts=repeats, work=20, solution=series))
+        for place, how in changes:
+            alter_claim(results[place], how)
+        finished = [(seed, Result(**claim)) for seed, claim in enumerate(results)]
+        rule = Claims("swaps", True, at, "repeats", problem.name)
+        expected = [run_problem(rule, r.solution, 7, r.conflicts, r.solved) for _, r in finished]
+        assert runs_problems(rule, 7, finished) == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 12), st.integers(0, 2**32 - 1), st.integers(0, 3), st.booleans(),
+       st.sampled_from(["pairs", "excess"]))
+def test_reject_many_answers_reject_row_by_row(size, seed, off, solved, measure):
+    """A problem's bulk verifier (N-Queens': the numpy verifier's rejection_rows; the default:
+    reject row by row) gives, for each row, its reject's answer."""
+    rng = np.random.default_rng(seed)
+    rows = np.array([rng.permutation(size) for _ in range(5)])
+    for problem, measure in ((get("nqueens"), measure), (Intervals(), "repeats")):
+        true = problem.conflicts(size, rows)
+        conflicts = true + np.array([0, off, 0, off, 0])
+        claimed = np.array([solved, solved, not solved, True, False])
+        one_by_one = [problem.reject(size, row, int(c), bool(s), off, measure)
+                      for row, c, s in zip(rows, conflicts, claimed)]
+        assert list(problem.reject_many(size, rows, conflicts, claimed, off, measure)) == one_by_one
+
+
+def test_the_claims_reach_a_verifier_only_through_the_problem():
+    """gaqueens/runtime/claims.py imports nothing of N-Queens: every problem's claims go through
+    its own reject and reject_many (issue 49's "Problem is the only door")."""
+    tree = ast.parse((REPOSITORY / "gaqueens" / "runtime" / "claims.py").read_text())
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names}
+    imported |= {f"{node.module}.{alias.name}" for node in ast.walk(tree)
+                 if isinstance(node, ast.ImportFrom) for alias in node.names}
+    assert not [name for name in imported if "nqueens" in name]
+
+
+# ---- the outputs against the manifest that speaks for them (gaqueens/reports/checked.py) -----
+
+
+def test_outputs_the_manifest_does_not_list_or_lists_but_lacks_are_found(capsys, folder):
+    (folder / "ecdf.svg").unlink()
+    (folder / "sensitivity.png").write_bytes(b"")  # left by a sweep of another experiment
+    code, lines, _ = verified(capsys, folder)
+    assert code == 1 and lines[0] == f"{folder}: 2 problems:"
+    assert sorted(lines[1:]) == ["  ecdf.svg: missing, though manifest.json lists it",
+                                 "  sensitivity.png: not one of the outputs manifest.json lists"]
+
+
+def test_a_summary_md_of_other_runs_or_another_sweep_is_found(capsys, folder):
+    text = (folder / "summary.md").read_text()
+    runs = len(pd.read_csv(folder / "runs.csv"))
+    (folder / "summary.md").write_text(text.replace(f"From {runs} runs", f"From {runs - 1} runs"))
+    code, lines, _ = verified(capsys, folder)
+    assert code == 1 and lines[1:] == [f"  summary.md: does not say it is made from the {runs} "
+                                       "runs manifest.json says the outputs describe"]
+    record = json.loads((folder / "manifest.json").read_text())
+    (folder / "summary.md").write_text(text.replace(record["started"], "2000-01-01T00:00:00+00:00"))
+    code, lines, _ = verified(capsys, folder)
+    assert code == 1 and lines[1:] == ["  summary.md: names another sweep than manifest.json"]
+
+
+def test_a_manifest_saying_its_outputs_describe_other_runs_is_found(capsys, folder):
+    record = json.loads((folder / "manifest.json").read_text())
+    record["outputs"]["runs"] += 1
+    (folder / "manifest.json").write_text(json.dumps(record))
+    code, lines, _ = verified(capsys, folder)
+    runs = len(pd.read_csv(folder / "runs.csv"))
+    assert code == 1 and lines[1:] == [f"  manifest.json: its outputs describe {runs + 1} runs, "
+                                       f"its experiment has {runs}"]

@@ -14,21 +14,19 @@ A plug-in is any module (or ``module:object``) shaped like a built-in baseline m
 ``DETERMINISTIC``, ``PERMUTATION`` (False when its placements may put two queens in a
 column), ``PROBLEMS`` (the problems it solves, gaqueens.problems: N-Queens by default),
 ``memory(settings, board)`` (bytes a run needs) and ``prepare()`` (what every run needs
-loaded, called once a process before any run is timed).
+loaded, called once a process before any run is timed). ``shaped`` checks them when the
+plug-in loads, and refuses, naming it, what is missing or of the wrong type;
+gaqueens.runtime.execution checks what its ``run`` returns.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import difflib
-import importlib
 import inspect
 from dataclasses import dataclass
-from functools import cache
-from importlib import metadata
 from typing import Callable
 
-from gaqueens.core.registry import Registry, Unknown
+from gaqueens.core.registry import Registry, Unknown, imported  # noqa: F401  (imported: ga.operators')
 from gaqueens.core.result import Result
 
 ENTRY_POINTS = "gaqueens.algorithms"
@@ -48,11 +46,54 @@ class Algorithm:
     memory: Callable[..., int] | None = None  # bytes a run needs: memory(settings, board)
     run_many: Callable[..., list] | None = None  # runs of several seeds (and compiled=True)
     together: Callable[[object, int], bool] | None = None  # whether run_many shares arrays
+    compiles: Callable[[object, int], bool] | None = None  # whether run_many(compiled=True) does
     warm: Callable[[object], None] | None = None  # an untimed run, paying one-off costs
     problems: tuple[str, ...] | None = ("nqueens",)  # the problems it solves; None: any
 
 
-ALGORITHMS = Registry("algorithm")
+def shaped(target, where: str, path: str = "") -> Algorithm:
+    """A plug-in module (or object) as an Algorithm, or Unknown saying what it lacks or gives
+    wrong, with ``where`` it was found."""
+    def wrong(what):
+        return Unknown(f"({where}) {what}: an algorithm has run(settings, board, seed), "
+                       "Settings and UNIT, as gaqueens/baselines/local_search.py")
+
+    missing = [name for name in ("run", "Settings", "UNIT") if not hasattr(target, name)]
+    if missing:
+        raise wrong(f"lacks {', '.join(missing)}")
+    if not callable(target.run):
+        raise wrong(f"has a run that is not a function ({type(target.run).__name__})")
+    settings = target.Settings
+    if not (isinstance(settings, type) and dataclasses.is_dataclass(settings)):
+        raise wrong("has a Settings that is not a dataclass")
+    bare = [f.name for f in dataclasses.fields(settings) if f.default is dataclasses.MISSING
+            and f.default_factory is dataclasses.MISSING]
+    if bare:
+        raise wrong(f"has Settings fields without a default ({', '.join(bare)}): each setting "
+                    "needs its documented default")
+    if not isinstance(target.UNIT, str) or not target.UNIT:
+        raise wrong(f"has UNIT {target.UNIT!r}, expected its unit of work as text, e.g. "
+                    "\"moves\"")
+    for name in ("DETERMINISTIC", "PERMUTATION"):
+        if not isinstance(getattr(target, name, False), bool):
+            raise wrong(f"has {name} {getattr(target, name)!r}, expected True or False")
+    for name in ("memory", "prepare"):
+        if getattr(target, name, None) is not None and not callable(getattr(target, name)):
+            raise wrong(f"has a {name} that is not a function")
+    solves = getattr(target, "PROBLEMS", ("nqueens",))
+    if solves is not None and (isinstance(solves, str) or not isinstance(solves, (tuple, list))
+                               or not solves or not all(isinstance(p, str) for p in solves)):
+        raise wrong(f"has PROBLEMS {solves!r}, expected a tuple of problems' names, e.g. "
+                    "(\"nqueens\",), or None for any")
+    module = target if inspect.ismodule(target) else inspect.getmodule(target)
+    return Algorithm(target.run, settings, target.UNIT,
+                     getattr(target, "DETERMINISTIC", False), getattr(target, "PERMUTATION", True),
+                     getattr(target, "prepare", None), getattr(module, "__name__", where),
+                     getattr(target, "memory", None),
+                     problems=None if solves is None else tuple(solves))
+
+
+ALGORITHMS = Registry("algorithm", ENTRY_POINTS, shaped)
 
 
 def algorithm(name: str, **shape):
@@ -69,58 +110,12 @@ def find(name: str, kind: str = "algorithm") -> Algorithm:
     """The algorithm of that name: registered (built in), or a plug-in's entry point. ``kind``
     names what is looked for in the refusal: "baseline" leaves the GA out of the names
     offered."""
-    if name in ALGORITHMS and not (kind == "baseline" and name == "ga"):
-        return ALGORITHMS[name]
-    points = plugin_names()
-    if name not in points:
-        known = [n for n in [*ALGORITHMS, *points] if not (kind == "baseline" and n == "ga")]
-        close = difflib.get_close_matches(name, known, n=1)
-        hint = f" (did you mean {close[0]}?)" if close else ""
-        extra = ": the GA is set by ga: and variants:" if name == "ga" else ""
-        raise Unknown(f"is not a known {kind}{extra}{hint}; known: {', '.join(known)}")
-    try:
-        return shaped(points[name].load(), f"entry point {points[name].value}")
-    except Unknown:
-        raise
-    except Exception as error:  # a broken plug-in: its own error, on one line
-        raise Unknown(f"is a plug-in that fails to load ({type(error).__name__}: {error})") from None
-
-
-def imported(path: str):
-    """The object at the import path ``package.module:name``."""
-    module, _, name = path.partition(":")
-    target = importlib.import_module(module)
-    for part in name.split(".") if name else ():
-        target = getattr(target, part)
-    return target
+    if kind == "baseline" and name == "ga":
+        raise Unknown(f"is not a known baseline: the GA is set by ga: and variants:; known: "
+                      f"{', '.join(ALGORITHMS.known(('ga',)))}")
+    return ALGORITHMS.find(name, what=kind, leave_out=("ga",) if kind == "baseline" else ())
 
 
 def plugin(path: str) -> Algorithm:
     """The algorithm at the import path ``package.module`` or ``package.module:object``."""
-    try:
-        target = imported(path)
-    except Exception as error:
-        raise Unknown(f"cannot be imported ({type(error).__name__}: {error})") from None
-    return shaped(target, path)
-
-
-@cache
-def plugin_names() -> dict[str, metadata.EntryPoint]:
-    """The installed plug-ins' algorithms, by name (read once: it scans the installed packages)."""
-    return {point.name: point for point in metadata.entry_points(group=ENTRY_POINTS)}
-
-
-def shaped(target, where: str) -> Algorithm:
-    """A plug-in module (or object) as an Algorithm, or Unknown saying what it lacks."""
-    missing = [name for name in ("run", "Settings", "UNIT") if not hasattr(target, name)]
-    if missing:
-        raise Unknown(f"({where}) lacks {', '.join(missing)}: an algorithm has run(settings, "
-                      "board, seed), Settings and UNIT, as gaqueens/baselines/local_search.py")
-    if not dataclasses.is_dataclass(target.Settings):
-        raise Unknown(f"({where}) has a Settings that is not a dataclass")
-    module = target if inspect.ismodule(target) else inspect.getmodule(target)
-    return Algorithm(target.run, target.Settings, str(target.UNIT),
-                     bool(getattr(target, "DETERMINISTIC", False)),
-                     bool(getattr(target, "PERMUTATION", True)), getattr(target, "prepare", None),
-                     getattr(module, "__name__", where), getattr(target, "memory", None),
-                     problems=tuple(getattr(target, "PROBLEMS", ("nqueens",))))
+    return ALGORITHMS.plugin(path)

@@ -4,8 +4,7 @@ generation, with its cache.
 The inner loops of the local search, min-conflicts and the counter are compiled by numba
 (gaqueens.baselines.local_search_kernel, min_conflicts_kernel, gaqueens.problems.nqueens.counting_kernel),
 and so is the batched GA's generation where a large sweep asks for it
-(gaqueens.problems.nqueens.generation_kernel, and its draws' gaqueens.ga.bounded_kernel;
-gaqueens.runtime.batches). numba installs from wheels (numba and llvmlite, no compiler needed)
+(gaqueens.problems.nqueens.generation_kernel; gaqueens.runtime.batches). numba installs from wheels (numba and llvmlite, no compiler needed)
 and is imported only inside those runs, never by a small GA sweep: importing it costs about
 0.25 s, reading the first kernel of a process from the cache about 0.4 s more.
 

@@ -26,7 +26,7 @@ class Result:
                  compiled kernel, is not counted); for GA runs made together (``ga.run_many``,
                  the sweep's batches), the run's share of the batch's processor time: each
                  generation's time split evenly among the
-                 runs it advanced, the set-up among all (gaqueens/ga/batched.py). A share is a
+                 runs it advanced, the set-up among all (gaqueens/ga/numpy_engine.py). A share is a
                  cost per run, not one run's own time: its spread is narrower
     trace        the GA's record per generation, columns TRACE_COLUMNS; None for baselines
 

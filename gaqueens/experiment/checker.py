@@ -3,8 +3,7 @@ file, the key path and what is expected."""
 
 from __future__ import annotations
 
-import difflib
-
+from gaqueens.core.registry import hint
 from gaqueens.experiment.yaml_file import BadInput, join, shown
 
 
@@ -31,9 +30,7 @@ class Checker:
             self.expect(key or "the file", expected, value)
         for name in value:
             if known is not None and name not in known:
-                close = difflib.get_close_matches(str(name), list(known), n=1)
-                hint = f" (did you mean {close[0]}?)" if close else ""
-                self.fail(join(key, name), f"is not a known key{hint}; known: "
+                self.fail(join(key, name), f"is not a known key{hint(name, known)}; known: "
                           f"{', '.join(known) or 'none'}")
         return value
 

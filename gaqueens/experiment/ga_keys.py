@@ -184,7 +184,7 @@ def read_variants(checker: Checker, value, ga, problem: str = problems.DEFAULT) 
     for name, changes in value.items():
         where = join("variants", name)
         if (not isinstance(name, str) or not re.fullmatch(NAME, name)
-                or name in algorithms.ALGORITHMS or name in algorithms.plugin_names()):
+                or name in algorithms.ALGORITHMS.known()):
             checker.fail(where, f"is not a variant name: use {NAME_CHARS}, and no algorithm's name")
         changes = checker.mapping(where, {} if changes is None else changes, KEYS,
                                   "a mapping of GA settings")

@@ -16,13 +16,13 @@ be, before any run starts: a bad value names its cell and key path. At most MAX_
 from __future__ import annotations
 
 import copy
-import difflib
 import itertools
 import math
 
 import yaml
 
 from gaqueens import problems
+from gaqueens.core.registry import hint
 from gaqueens.experiment.checker import Checker
 from gaqueens.experiment.ga_keys import KEYS, read_fields, read_ga
 from gaqueens.experiment.model import Entry, Grid
@@ -44,9 +44,8 @@ def read_grid(checker: Checker, value, ga, earlier: list[Entry],
     for path, values in value.items():
         key = join("grid", path)
         if not isinstance(path, str) or path.split(".")[0] not in KEYS:
-            close = difflib.get_close_matches(str(path).split(".")[0], KEYS, n=1)
-            hint = f" (did you mean {close[0]}?)" if close else ""
-            checker.fail(key, f"is not a path into the ga's settings{hint}; they start with one "
+            checker.fail(key, f"is not a path into the ga's settings"
+                         f"{hint(str(path).split('.')[0], KEYS)}; they start with one "
                          f"of {', '.join(KEYS)}")
         if not isinstance(values, list) or not values:
             checker.expect(key, "a list of values to try", values)

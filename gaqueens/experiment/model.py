@@ -26,6 +26,7 @@ class Entry:
     plugin: str | None = None  # the import path of a plug-in named by one
     spec: Algorithm | None = field(default=None, compare=False, repr=False)
     same_as: str | None = None  # a grid cell with the settings of this entry shares its runs
+    problem: str = problems.DEFAULT  # the problem its runs solve (problems.locator's)
 
     def runs_on(self, board: int) -> bool:
         return self.max_board is None or board <= self.max_board
@@ -37,10 +38,11 @@ class Entry:
 
     @property
     def plugins(self) -> tuple[str, ...]:
-        """The modules of the plug-ins its runs use: a plug-in algorithm's own, and the GA's
-        operators given by import path ({function: "package.module:name"})."""
+        """The plug-in modules its runs load: a plug-in algorithm's own, its problem's, and the
+        GA's operators given by import path ({function: "package.module:name"}); what each
+        of them imports is recorded with them (gaqueens.runtime.plugin_code)."""
         found = [self.runner.source] if self.runner.source else []
-        problem = problems.source(getattr(self.settings, "problem", problems.DEFAULT))
+        problem = problems.source(getattr(self.settings, "problem", self.problem))
         found += [problem] if problem else []
         if dataclasses.is_dataclass(self.settings):
             found += [value.target.partition(":")[0]

@@ -112,10 +112,10 @@ class _Reader(Checker):
                 self.fail(f"baselines.{entry.name}", "is also the name of a GA variant: give each "
                           "its own name")
             solves = entry.runner.problems
-            if solves is not None and problem not in solves:
+            if not problems.solves(solves, problem):
                 self.fail(f"baselines.{entry.name}", f"solves {', '.join(solves)}, not the "
-                          f"problem {problem}")
-        entries += baselines
+                          f"problem {problems.get(problem).name}")
+        entries = [replace(entry, problem=problem) for entry in entries + baselines]
         if not entries:
             self.fail("ga", "is none and there are no baselines: nothing to run")
         for entry in entries:
@@ -144,7 +144,7 @@ class _Reader(Checker):
 
     def problem(self, value) -> str:
         """The problem every run solves (gaqueens.problems): a name, an import path, or
-        {plugin: PATH}; its name or path as the settings record it."""
+        {plugin: PATH}; its locator, which the settings record."""
         if isinstance(value, dict):
             value = self.mapping("problem", value, ("plugin",), "a problem's name or {plugin: PATH}")
             key, value = "problem.plugin", value.get("plugin")
@@ -153,10 +153,11 @@ class _Reader(Checker):
         if not isinstance(value, str) or not value:
             self.expect(key, "a problem's name (nqueens) or {plugin: package.module}", value)
         try:
-            problems.get(value)
-        except Unknown as error:
-            self.fail(key, f"{shown(value)} {error}")
-        return value
+            found = problems.plugin(value) if key == "problem.plugin" else problems.get(value)
+        except Unknown as error:  # a plug-in's shape names it already: "(PATH) lacks ..."
+            said = str(error)
+            self.fail(key, said if said.startswith(f"({value})") else f"{shown(value)} {said}")
+        return problems.locator(found)
 
     def name(self, data: dict, stem: str) -> str:
         if "name" not in data:
@@ -211,18 +212,26 @@ class _Reader(Checker):
         return dict(value)
 
     def solvable(self, entry: Entry, boards, problem: str = problems.DEFAULT):
-        """Refuses a board without a solution (N-Queens: 2 and 3) to an algorithm that must
-        reach 0 conflicts there, and an algorithm whose max-board leaves it no board."""
+        """Refuses a size without a solution (N-Queens: boards 2 and 3) to an algorithm that
+        must reach 0 conflicts there, and an algorithm whose max-board leaves it no board."""
         if not any(entry.runs_on(board) for board in boards):
             self.fail(f"baselines.{entry.name}.{MAX_BOARD_KEY}", f"is {entry.max_board}, below "
                       f"every board in boards {list(boards)}: {entry.name} would not run")
         target = getattr(entry.settings, "target", 0)
+        solved = problems.get(problem)
         for i, board in enumerate(boards):
             if entry.runs_on(board) and board_problem(entry.name, entry.runner, board):
                 self.fail(f"boards[{i}]", board_problem(entry.name, entry.runner, board))
-            if not problems.get(problem).has_solution(board) and target == 0 and entry.runs_on(board):
-                self.fail(f"boards[{i}]", f"is {board}, which has no solution: {entry.name} cannot "
-                          "reach 0 conflicts (boards 2 and 3 have none)")
+            if not solved.has_solution(board) and target == 0 and entry.runs_on(board):
+                self.fail(f"boards[{i}]", f"is {board}, which has no solution "
+                          f"({no_solution(solved, board)}): {entry.name} cannot reach 0 "
+                          f"{solved.conflicts_label}")
             if board == 1 and target is None and entry.runs_on(board):
-                self.fail(f"boards[{i}]", f"is 1 and {entry.name} has stop.target none: one queen "
-                          "is solved by the first population, and has nothing to vary")
+                self.fail(f"boards[{i}]", f"is 1 and {entry.name} has stop.target none: a genome "
+                          "of one entry is solved by the first population, and has nothing to "
+                          "vary")
+
+
+def no_solution(problem, size: int) -> str:
+    """That ``problem`` has no solution of this size, in its own words."""
+    return f"{problem.title or problem.name} has none on {problem.size_label} {size}"

@@ -37,6 +37,8 @@ def settings_to_yaml(entry: Entry) -> dict:
                        "generations": settings.generations}
         return out
     out = {f.name.replace("_", "-"): getattr(settings, f.name) for f in dataclasses.fields(settings)}
+    if entry.problem != problems.DEFAULT:  # what its runs solve, which their verifier checks
+        out["problem"] = entry.problem
     if entry.max_board is not None:
         out[MAX_BOARD_KEY] = entry.max_board
     if entry.plugin is not None:

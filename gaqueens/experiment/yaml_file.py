@@ -1,7 +1,9 @@
 """Reading an experiment file's YAML safely, and saying what is wrong with it in one line.
 
 The YAML is read with PyYAML's safe loader (no tag builds a Python object), refusing aliases
-(so an alias bomb is refused before it expands), repeated keys and files over a megabyte.
+(so an alias bomb is refused before it expands), repeated keys and files over a megabyte, from a
+regular file only: a folder, a FIFO (which would block until a writer came), a device or a pipe
+(/dev/stdin) is refused before anything is read (gaqueens.core.files.read_file).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from pathlib import Path
 import yaml
 
 from gaqueens.core.errors import BadInput
+from gaqueens.core.files import NotAFile, read_file
 
 MAX_BYTES = 1_000_000
 
@@ -39,14 +42,16 @@ class _Loader(yaml.SafeLoader):
 
 def read_yaml(path: Path):
     """The file's YAML document, or BadInput for a missing, unreadable, oversized, non-UTF-8
-    or broken file, or one that repeats a key."""
+    or broken file, one that repeats a key, or what is not a regular file."""
     try:
-        with path.open("rb") as file:
-            raw = file.read(MAX_BYTES + 1)
+        raw = read_file(path, MAX_BYTES + 1)
     except FileNotFoundError:
         raise BadInput(f"{path}: no such file") from None
     except IsADirectoryError:
         raise BadInput(f"{path}: is a folder, expected an experiment file (YAML)") from None
+    except NotAFile as error:
+        raise BadInput(f"{path}: {error.strerror}, expected an experiment file (YAML) in a "
+                       "regular file") from None
     except OSError as error:
         raise BadInput(f"{path}: cannot be read ({error.strerror})") from None
     if len(raw) > MAX_BYTES:

@@ -38,6 +38,8 @@ from deap import base
 
 from gaqueens import problems
 import gaqueens.ga.deap_types as deap_types
+from gaqueens.ga import randomness
+from gaqueens.ga.operator_checks import checked
 from gaqueens.ga.randomness import Bound
 from gaqueens.ga.settings import GaSettings
 from gaqueens.core.result import Result
@@ -89,14 +91,23 @@ def toolbox(settings: GaSettings, board: int, generator=random, fitness=None) ->
     fitness = fitness or problems.get(settings.problem).fitness(board, settings.fitness)
     box.register("evaluate", Evaluate(fitness, board))
     box.register("map", batched_map)
-    for name, operator in (("select", settings.select), ("mutate", settings.mutation),
-                           ("survive", settings.survivors)):
-        function, arguments = operator.function()
-        box.register(name, bind(function), **arguments)
+    tools_ = [("select", settings.select), ("mutate", settings.mutation),
+              ("survive", settings.survivors)]
     if settings.crossover_rate:
-        function, arguments = settings.crossover.function()
-        box.register("mate", bind(function), **arguments)
+        tools_.append(("mate", settings.crossover))
+    for name, operator in tools_:
+        function, arguments = operator.function()
+        box.register(name, bind(function) if operator.built_in
+                     else partial(_checked, operator, bind(function), board), **arguments)
     return box
+
+
+def _checked(operator, function, board: int, *given, **arguments):
+    """A plug-in operator's call, what it returns checked (gaqueens.ga.operators.checked)."""
+    if operator.kind in ("select", "survivors"):
+        return checked(operator, function, given, arguments, individuals=given[0],
+                       count=given[1])
+    return checked(operator, function, given, arguments, size=board)
 
 
 def statistics():
@@ -168,7 +179,7 @@ def _observe(observe, generation: int, fitness, hall, logbook) -> None:
 
 def run(settings: GaSettings, board: int, seed: int, observe=None) -> Result:
     """One run on an n x n board, drawing from random.Random(seed) alone."""
-    _, logbook, hall, fitness = evolve(settings, board, random.Random(seed), observe)
+    _, logbook, hall, fitness = evolve(settings, board, randomness.python(seed), observe)
     best = np.array(hall[0], dtype=np.int64)
     value = hall[0].fitness.values[0]
     problem = problems.get(settings.problem)

@@ -21,20 +21,20 @@ by its name, ``{deap: NAME, ...arguments}``, and a user's own, ``{function:
 "package.module:name", ...arguments}``, their arguments checked against the function's
 signature (and a DEAP name against the kind's prefix: sel, cx, mut) when the file loads. A
 genome must stay a permutation of 0..N-1: what an operator that is not built in returns is
-checked before it is used.
+checked before it is used (gaqueens.ga.operator_checks).
 """
 
 from __future__ import annotations
 
-import difflib
 import inspect
 import random
 from dataclasses import dataclass, field
 from functools import cache
 
-from gaqueens.core.algorithms import imported
 from gaqueens.core.ranges import Number, Whole
-from gaqueens.core.registry import Registry, Unknown
+from gaqueens.core.registry import Registry, Unknown, hint, imported
+from gaqueens.ga import randomness
+from gaqueens.ga.operator_checks import Ranked, mistake
 
 KINDS = ("select", "survivors", "crossover", "mutation")
 DEAP_PREFIX = {"select": "sel", "survivors": "sel", "crossover": "cx", "mutation": "mut"}
@@ -212,10 +212,8 @@ def deap_operator(kind: str, name, arguments: dict) -> Operator:
     prefix, tools = DEAP_PREFIX[kind], deap_tools()
     known = sorted(n for n in dir(tools) if n.startswith(prefix) and callable(getattr(tools, n)))
     if name not in known:
-        close = difflib.get_close_matches(str(name), known, n=1)
-        hint = f" (did you mean {close[0]}?)" if close else ""
-        raise Unknown(f"names no {kind} function of deap.tools{hint}; {len(known)} start "
-                      f"with {prefix}, e.g. {', '.join(known[:4])}")
+        raise Unknown(f"names no {kind} function of deap.tools{hint(name, known)}; "
+                      f"{len(known)} start with {prefix}, e.g. {', '.join(known[:4])}")
     _check_arguments(kind, getattr(tools, name), arguments, f"DEAP's {name}")
     return Operator(kind, "deap", tuple(sorted(arguments.items())), name)
 
@@ -245,47 +243,22 @@ def _check_arguments(kind: str, function, arguments: dict, name: str) -> None:
         raise Unknown(f"does not fit {name}{signature}: {error}") from None
 
 
-# ---- trying an operator out when a file loads --------------------------------------------------
-
-
-class Ranked:
-    """An individual as a selection sees it: a fitness to compare and the row it stands for."""
-
-    __slots__ = ("fitness", "row")
-
-    def __init__(self, value, row: int):
-        from gaqueens.ga import deap_types
-
-        self.fitness = deap_types.Fitness((value,))
-        self.row = row
-
-
 def try_out(operator: Operator, size: int = 8) -> str | None:
     """What goes wrong when the operator is applied once, DEAP's way, to permutations of
-    0..size-1 with a fixed generator, or None: a wrong argument, or a genome that is no
-    longer a permutation, found when a file loads."""
-    from gaqueens.ga.randomness import Bound
-
-    generator = random.Random(0)
+    0..size-1 with a fixed generator, or None: a wrong argument, what it raises, or what it
+    returns (``mistake``), found when a file loads."""
+    generator = randomness.python(0)
     function, arguments = operator.function()
-    function = Bound(generator)(function)
+    function = randomness.Bound(generator)(function)
     genomes = [generator.sample(range(size), size) for _ in range(2)]
-    kind = operator.kind
+    individuals = [Ranked(value, row) for row, value in enumerate([3, 1, 4, 1, 5, 9, 2, 6])]
+    given = {"select": (individuals, 4), "survivors": (individuals, 4), "crossover": genomes,
+             "mutation": genomes[:1]}[operator.kind]
     try:
-        if kind in ("select", "survivors"):
-            individuals = [Ranked(value, row) for row, value in enumerate([3, 1, 4, 1, 5, 9, 2, 6])]
-            chosen = function(individuals, 4, **arguments)
-            if len(chosen) != 4 or any(not isinstance(c, Ranked) for c in chosen):
-                return "does not return k of the individuals it is given"
-            return None
-        out = function(*genomes[:2 if kind == "crossover" else 1], **arguments)
+        out = function(*given, **arguments)
     except Exception as error:
         return f"raises {type(error).__name__}: {error}"
-    for genome in (out if isinstance(out, tuple) else [None]):
-        if genome is None or sorted(genome) != list(range(size)):
-            return (f"does not keep a genome a permutation of 0..N-1 (a {kind} returns the "
-                    f"{'two genomes' if kind == 'crossover' else 'genome'} in a tuple)")
-    return None
+    return mistake(operator, out, size, individuals, 4)
 
 
 @cache

@@ -1,25 +1,121 @@
-"""A run's random numbers, drawn from its seed alone: never the random module's hidden generator.
+"""A run's random numbers, all of them defined here, from its seed alone: never a hidden generator.
 
-DEAP's operators and algorithms draw from the module ``random``, whose one generator every
-thread of a process shares (Dask's own threads draw from it too), so seeding it would not make
-a run repeatable. ``Bound(generator)`` gives DEAP's code unchanged with the name ``random``
-bound to a run's own ``random.Random``: the function asked for and every function of its
-module, so that a function calling a sibling (``selTournament`` calls ``selRandom``) draws
-from the run's generator all the way down. A user's operator written DEAP's way (``import
-random`` and calls to ``random.random()``) is bound the same way; one that imports names from
-the random module, or draws from numpy's global generator, is not.
+**engine: numpy.** A draw is a pure function of its address: the run's key (from its seed),
+the generation, the stream (what the draw is for) and the draw's index within them. Every
+function below takes an array of keys, a run each, so a batch of runs and one run (a batch
+of one) draw the very same numbers: a batched run equals the one-seed run by construction,
+whatever the batch, its order or the runs that ended in it. The streams and their shapes
+are listed here (STREAMS); a draw is added or moved here and nowhere else.
+
+The hash is SplitMix64 (Steele, Lea and Flood 2014), with numpy's wrapping uint64 arithmetic:
+
+    key(seed)                      = mix(seed + G)               (its first output from seed)
+    start(key, generation, stream) = mix(key + G * (stream * 2^32 + generation + 1))
+    word(start, index)             = mix(start + G * (index + 1))
+
+G = 0x9E3779B97F4A7C15 and mix SplitMix64's output function. Each (run, generation, stream)
+so owns a SplitMix64 sequence whose start is itself a SplitMix64 output, as JAX folds data
+into a key. A bounded integer below ``high`` (at most 2^32) is the word's high 32 bits times
+``high``, shifted down 32 bits (Lemire's multiply without the rejection step: each value's
+chance is within 2^-32 of 1/high); a uniform number is the word's high 53 bits / 2^53; a
+random permutation is the stable argsort of n words. Seeds are taken modulo 2^64.
+
+**Operators written DEAP's way** (DEAP's own, a user's) draw from the module ``random``, which
+every thread of a process shares (Dask's own threads draw from it too), so seeding it would
+not make a run repeatable. ``Bound(generator)`` gives DEAP's code unchanged with the name
+``random`` bound to a run's own ``python(seed)``, a random.Random(seed): the function asked
+for and every function of its module, so that a function calling a sibling (``selTournament``
+calls ``selRandom``) draws from the run's generator all the way down. A user's operator
+written DEAP's way (``import random`` and calls to ``random.random()``) is bound the same way;
+one that imports names from the random module, or draws from numpy's global generator, is
+not. tests/test_randomness.py checks that no other module of the GA makes a generator.
 """
 
 from __future__ import annotations
 
-import math
 import random
 import types
-from functools import cached_property
+from functools import cache
 
 import numpy as np
 
-from gaqueens.ga.bounded import Words, integers_many
+# the streams of engine: numpy, with the shape of a run's draws in one generation
+POPULATION = 0  # generation 0: the first population, mu permutations of n (mu, n)
+PARENTS = 1  # each child's parent: a tournament's entrants (lambda, size), uniform (lambda,)
+SWAPS = 2  # the swap mutation: (lambda, count, 2) positions, the second below n - 1
+CHOICES = 3  # variation and: mutated when below mutpb; or: crossed below cxpb, else mutated
+CROSSINGS = 4  # variation each and and: pair k (children 2k, 2k + 1) crossed below cxpb
+PARTNERS = 5  # variation or: a crossed child's second parent, below mu - 1
+STREAMS = ("population", "parents", "swaps", "choices", "crossings", "partners")
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1, _M2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
+_S30, _S27, _S31, _S32, _S11 = (np.uint64(s) for s in (30, 27, 31, 32, 11))
+
+
+def _mix(z: np.ndarray) -> np.ndarray:
+    """SplitMix64's output function of uint64 values, in place (z is a fresh array)."""
+    z ^= z >> _S30
+    z *= _M1
+    z ^= z >> _S27
+    z *= _M2
+    z ^= z >> _S31
+    return z
+
+
+def keys(seeds) -> np.ndarray:
+    """Each seed's key (uint64), in order."""
+    return _mix(np.array([int(seed) % 2**64 for seed in seeds], dtype=np.uint64) + GOLDEN)
+
+
+@cache
+def _steps(count: int) -> np.ndarray:
+    """G * (index + 1) for the indices 0..count-1."""
+    with np.errstate(over="ignore"):
+        return GOLDEN * np.arange(1, count + 1, dtype=np.uint64)
+
+
+def words(keys: np.ndarray, generation, stream: int, shape: tuple) -> np.ndarray:
+    """The 64-bit words of ``stream`` in ``generation`` for each run, (runs, *shape); for a
+    range of generations, a window of them at once, (runs, generations, *shape): the same
+    words in fewer numpy calls."""
+    count = int(np.prod(shape, dtype=np.int64))
+    window = generation if isinstance(generation, range) else range(generation, generation + 1)
+    counters = np.arange(window.start, window.stop, dtype=np.uint64) + np.uint64((stream << 32) + 1)
+    with np.errstate(over="ignore"):
+        starts = _mix(keys[:, None] + GOLDEN * counters)
+        made = _mix(starts[:, :, None] + _steps(count))
+    extra = (len(window),) if isinstance(generation, range) else ()
+    return made.reshape(len(keys), *extra, *shape)
+
+
+def integers(keys: np.ndarray, generation, stream: int, high, shape: tuple) -> np.ndarray:
+    """Whole numbers from 0 to ``high`` - 1 (int64, (runs, *shape)); ``high`` a whole number
+    from 1 to 2^32, or such numbers broadcast along the shape's last axes. ``generation`` as
+    ``words`` takes it."""
+    made = words(keys, generation, stream, shape)
+    made >>= _S32
+    made *= np.asarray(high, dtype=np.uint64)
+    made >>= _S32
+    return made.view(np.int64)
+
+
+def uniform(keys: np.ndarray, generation, stream: int, shape: tuple) -> np.ndarray:
+    """Numbers in [0, 1) (float64, (runs, *shape)), each a multiple of 2^-53."""
+    made = words(keys, generation, stream, shape) >> _S11
+    return made * 2.0**-53
+
+
+def permutations(keys: np.ndarray, count: int, n: int) -> np.ndarray:
+    """``count`` random permutations of 0..n-1 for each run (int64, (runs, count, n)): the
+    first population (stream POPULATION, generation 0)."""
+    return words(keys, 0, POPULATION, (count, n)).argsort(axis=2, kind="stable")
+
+
+def python(seed: int) -> random.Random:
+    """A run's own random.Random, for operators written DEAP's way: random.Random(seed), so
+    engine: deap's run of a seed is DEAP's own after random.seed(seed)."""
+    return random.Random(seed)
 
 
 class Bound:
@@ -56,76 +152,3 @@ def _copy(function: types.FunctionType, names: dict) -> types.FunctionType:
     copy.__kwdefaults__ = function.__kwdefaults__
     copy.__doc__, copy.__qualname__ = function.__doc__, function.__qualname__
     return copy
-
-
-FIRST_BLOCK, BLOCK = 16, 256  # calls in a key's first block, and at most in any block
-
-
-def block_calls(drawn: int) -> int:
-    """The calls a key's block serves after ``drawn`` blocks: 16, 32, 64, 128, then 256."""
-    return min(BLOCK, FIRST_BLOCK << min(drawn, 32))  # (no huge shifts)
-
-
-class Randomness:
-    """A run's random numbers, from its seed alone.
-
-    ``numpy`` is the run's numpy Generator and ``random`` its random.Random; ``deap(function)``
-    is a DEAP-style function drawing from ``random`` (see Bound).
-
-    ``integers(low, high, size)`` and ``uniform(size)`` serve numpy draws in blocks drawn for
-    many calls: numpy's Generator costs about 10 microseconds a call for a few hundred numbers,
-    more than a generation's draws themselves. A key's (its (low, high, size), or its size)
-    blocks grow (``block_calls``), so that a short run (the published GA solves board 8 after
-    5 generations at the median) draws little and a long one draws rarely: on board 8, drawing
-    blocks of 256 from the start took some 40% of ga.run_many's time (cProfile). A block of
-    integers holds the numbers numpy's Generator.integers(low, high, (calls, *size)) gives,
-    drawn through ``words`` (gaqueens.ga.bounded), which the batched engine draws from for
-    many seeds at once; draw integers from ``numpy`` itself only before the first. Each call
-    returns the next row of its key's block: read it, do not change it.
-    """
-
-    def __init__(self, seed: int, generator: np.random.Generator | None = None):
-        self.seed = seed
-        # np.random.default_rng(seed), or that very generator made beforehand (gaqueens.ga.seeding)
-        self.numpy = np.random.default_rng(seed) if generator is None else generator
-        self._blocks: dict[tuple, list] = {}  # key -> [block, calls served, blocks drawn]
-
-    @cached_property
-    def random(self) -> random.Random:
-        """The run's random.Random(seed), made when first used (its numbers do not depend on
-        when)."""
-        return random.Random(self.seed)
-
-    @cached_property
-    def deap(self) -> Bound:
-        return Bound(self.random)
-
-    @cached_property
-    def words(self) -> Words:
-        """The generator's 32-bit words, from where it stands when first asked."""
-        return Words(self.numpy)
-
-    def integers(self, low: int, high: int, size) -> np.ndarray:
-        return self._next((low, high, size),
-                          lambda count: integers_many([self.words], [(low, high, count)])[0][0])
-
-    def uniform(self, size: int) -> np.ndarray:
-        return self._next(("uniform", size), self.numpy.random)
-
-    def _draw(self, key: tuple, draw) -> list:
-        """Draws the key's next block: calls of ``size`` (key[-1], a number or a tuple)."""
-        entry = self._blocks.get(key)
-        drawn = 0 if entry is None else entry[2]
-        size = key[-1]
-        shape = (block_calls(drawn), *(tuple(size) if isinstance(size, (tuple, list)) else (size,)))
-        # drawn flat, then shaped: the same numbers in the same order (numpy fills C order),
-        # and a third less of numpy's time per call than a shape costs it
-        entry = self._blocks[key] = [draw(math.prod(shape)).reshape(shape), 0, drawn + 1]
-        return entry
-
-    def _next(self, key: tuple, draw) -> np.ndarray:
-        entry = self._blocks.get(key)
-        if entry is None or entry[1] == len(entry[0]):
-            entry = self._draw(key, draw)
-        entry[1] += 1
-        return entry[0][entry[1] - 1]

@@ -22,8 +22,9 @@ UNIT = "evaluations"
 class GaSettings:
     """The GA's settings; the defaults are the published ones. With DEAP's counterparts:
 
-    engine       "numpy": the batched engine (gaqueens.ga.general); "deap": the run made
-                 of DEAP's own objects (gaqueens.ga.deap_engine); the same settings on either
+    engine       "numpy": seeds advanced together in arrays (gaqueens.ga.numpy_engine); "deap":
+                 the run made of DEAP's own objects (gaqueens.ga.deap_engine); the same
+                 settings on either
     population   mu, the individuals that survive each generation, 1 to 100,000 (20)
     offspring    lambda, the children made each generation, 1 to 100,000 (20); mu,lambda needs
                  offspring >= population; scheme simple makes as many as the population

@@ -2,17 +2,25 @@
 time, so that the groups can be checked in worker processes, each reading its own runs from
 the store: the verifier's verdict on the run (gaqueens/runtime/claims.py) and, for a GA run,
 its trace (``trace_problem``); and the first generations of the runs the experiment asks for,
-from which the summary's attacking pairs of random placements are measured again."""
+from which the summary's attacking pairs of random placements are measured again.
+
+And what it checks of the outputs beside the runs, from the manifest that speaks for them
+(gaqueens/runtime/manifest.py): the files it lists, the runs it says they describe, and
+summary.md's line naming its runs and their sweep (``outputs_problems``,
+``summary_md_problems``)."""
 
 from __future__ import annotations
 
 from collections import namedtuple
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from gaqueens.core.result import TRACE_COLUMNS
+from gaqueens.reports import outputs, staged
 from gaqueens.reports.folded import first_row
+from gaqueens.runtime import manifest
 from gaqueens.runtime.claims import each_row_problem, own_best
 from gaqueens.runtime.store import FILE, RUN_COLUMNS, Store, unpack
 
@@ -89,3 +97,63 @@ def _whole(trace) -> bool:
     """Whether ``trace`` is a table of TRACE_COLUMNS with a first generation."""
     return trace is not None and trace.ndim == 2 and trace.shape[1] == len(TRACE_COLUMNS) \
         and len(trace) > 0
+
+
+def exported(record: dict | None) -> bool:
+    """Whether the manifest speaks for outputs (not "outputs": null: a sweep that wrote none
+    yet, gaqueens.runtime.manifest)."""
+    return record is None or record.get("outputs", {}) is not None
+
+
+def outputs_problems(folder: Path, record: dict, experiment, stored: bool) -> list[str]:
+    """How the outputs present differ from those the manifest lists (with the store: listed
+    but missing too; a committed folder may leave some out), how many runs it says they
+    describe, and outputs a sweep stopped moving in (gaqueens.reports.staged)."""
+    found = []
+    if (folder / staged.READY).exists():
+        found.append(f"{staged.READY}: a sweep was stopped while moving its outputs in; run it "
+                     "again to move them in")
+    present = [name for name in outputs.EXPORTS if (folder / name).exists()]
+    if not exported(record):
+        return found + [f"{name}: present, but {manifest.FILE} says no outputs were written "
+                        f"(the sweep's status is {record.get('status')!r})" for name in present]
+    said = record.get("outputs") or {}
+    if experiment is not None and "runs" in said and said["runs"] != len(experiment.tasks()):
+        found.append(f"{manifest.FILE}: its outputs describe {said['runs']} runs, its "
+                     f"experiment has {len(experiment.tasks())}")
+    listed = said.get("files")
+    if listed is None:  # from before the manifest listed its outputs
+        return found
+    found += [f"{name}: not one of the outputs {manifest.FILE} lists" for name in present
+              if name not in listed]
+    compared = ("runs.csv", "summary.csv")  # their absence said as they are compared
+    return found + [f"{name}: missing, though {manifest.FILE} lists it" for name in listed
+                    if stored and name not in compared and not (folder / name).exists()]
+
+
+def summary_md_problems(folder: Path, record: dict, runs: int) -> list[str]:
+    """Whether summary.md says it is made from the ``runs`` runs the manifest ``record``
+    describes, by the sweep it names (its line under the heading)."""
+    path = folder / "summary.md"
+    if not path.exists() or record is None:
+        return []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    said = lines[2] if len(lines) > 2 else ""
+    if not said.startswith(f"From {runs} "):
+        return [f"summary.md: does not say it is made from the {runs} runs {manifest.FILE} "
+                "says the outputs describe"]
+    if f"the runs: {manifest.describe(record)};" not in said:
+        return [f"summary.md: names another sweep than {manifest.FILE}"]
+    return []
+
+
+def since(record: dict, count: int) -> str:
+    """What verify's verdict adds of the sweeps that stored runs since the outputs were
+    written, of the ``count`` runs stored now (the manifest says how many there were then)."""
+    sweeps = record.get("since") or []
+    if not sweeps:
+        return ""
+    then = (record.get("outputs") or {}).get("stored")
+    added = count - then if then is not None else sum(s.get("runs_added") or 0 for s in sweeps)
+    return (f"; {added} of them stored since by {len(sweeps)} sweep"
+            f"{'s' * (len(sweeps) > 1)} that wrote no outputs ({sweeps[-1].get('status')})")

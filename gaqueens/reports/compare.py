@@ -166,8 +166,8 @@ def note(frame: pd.DataFrame, problem: str = problems.DEFAULT) -> str:
     what = " or ".join(units + (["processor time"] if in_seconds else [])) or "work"
     seconds = (" Work in different units (swaps, moves, nodes, or none) is compared in "
                "processor time only: those rows say processor time, and more or fewer means "
-               "more or less of it. A GA run made with others in one array (the published "
-               "family, gaqueens.ga.batched) counts its share of its batch's processor time: a "
+               "more or less of it. A GA run made with others in one array (engine: numpy, "
+               "gaqueens.ga.numpy_engine) counts its share of its batch's processor time: a "
                "cost per run, whose spread is narrower than one run's own time."
                if in_seconds else "")
     return NOTE.format(first=first, what=what, alpha=stats.ALPHA, seconds=seconds,

@@ -1,6 +1,11 @@
 """IOHexperimenter's analyzer format, which IOHanalyzer and its Python package iohinspector read:
 an output folder's stored GA runs written as a folder of JSON meta-data and two-column raw data
 (``python -m gaqueens.export`` writes it; its docstring describes the files).
+
+The export is built in a folder beside its final name, removed on the way out whatever stops
+it (an exception, Ctrl-C or SIGTERM: gaqueens.runtime.signals), and moved into place with
+the signals held, so that no signal parts an earlier export from its place before the new one
+takes it: OUT ends as it was, or as the whole new export.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import numpy as np
 from gaqueens import problems
 from gaqueens.core.errors import BadInput, Rejected
 from gaqueens.core.files import write_text
-from gaqueens.runtime import manifest
+from gaqueens.runtime import manifest, signals
 from gaqueens.runtime.claims import each_row_problem, own_best, stored_claims
 from gaqueens.reports import runtimes
 from gaqueens.runtime.store import FILE, Store, Unreadable
@@ -139,9 +144,9 @@ def export(source: Path, out: Path, say=print) -> dict[str, int]:
                 raise Refused(f"{source}: no stored GA runs with traces to export "
                               "(IOHanalyzer compares evaluations)")
             partial = out.with_name(out.name + ".partial")
-            shutil.rmtree(partial, ignore_errors=True)
-            partial.mkdir(parents=True)
             try:
+                shutil.rmtree(partial, ignore_errors=True)
+                partial.mkdir(parents=True)
                 tasks = [(source, partial / name, name, settings.get(name, {}),
                           runs[runs["algorithm"] == name], keys) for name in exported]
                 with Workers(2 if len(runs) >= PARALLEL_FROM and len(tasks) > 1 else 1) as pool:
@@ -177,14 +182,15 @@ def _check(source: Path, out: Path) -> None:
 
 
 def _replace(out: Path, partial: Path) -> None:
-    if out.exists():
-        old = out.with_name(out.name + ".old")
-        shutil.rmtree(old, ignore_errors=True)
-        out.rename(old)
+    """Moves the export built in ``partial`` to ``out``, in place of an earlier one (the
+    module's docstring)."""
+    old = out.with_name(out.name + ".old")
+    with signals.held():
+        if out.exists():
+            shutil.rmtree(old, ignore_errors=True)
+            out.rename(old)
         partial.rename(out)
         shutil.rmtree(old, ignore_errors=True)
-    else:
-        partial.rename(out)
 
 
 def _describe(source: Path, counts: dict, left: list, runs) -> str:

@@ -1,7 +1,15 @@
 """What a sweep writes beside its store, exported from stored runs only:
 runs.csv, summary.csv, summary.md, comparisons.csv (more than one algorithm), the plots, and
-last index.html, the folder's page (gaqueens.reports.page).
-Each file is written whole under another name and then renamed, so none is ever half-written.
+last index.html, the folder's page (gaqueens.reports.page), with manifest.json, the record of
+the sweep that wrote them (gaqueens.runtime.manifest).
+
+They describe the runs of the sweep's experiment (its boards, seeds and algorithms), which may
+be fewer than the store keeps: after ``--seeds 1..20``, a sweep with ``--seeds 1..5`` computes
+nothing and exports seeds 1 to 5, and the store keeps all 20 for a later sweep to take up.
+
+Every sweep writes them all, into a folder of their own, and moves them in together over the
+earlier ones (gaqueens.reports.staged): stopped at any point, it leaves the earlier outputs and
+their manifest as they were, or the new ones whole.
 
 Placements of boards above COMPACT_ABOVE queens make runs.csv too large to keep in a
 repository (about 50 MB for the scaling sweep), so such a sweep also writes runs-compact.csv:
@@ -9,6 +17,7 @@ every column of runs.csv but the placements, from which summary.csv can be deriv
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +27,7 @@ from gaqueens.runtime import manifest
 from gaqueens.runtime.store import other_code
 from gaqueens.runtime.workers import Workers
 from gaqueens import problems
-from gaqueens.reports import resampling, words
+from gaqueens.reports import resampling, staged, words
 from gaqueens.core.files import write_csv, write_text
 
 PLOTS = ("growth", "sensitivity-heatmap", "ecdf", "fixed-target", "convergence", "ecdf-seconds",
@@ -73,6 +82,12 @@ def remove(folder: Path) -> None:
         (folder / name).unlink(missing_ok=True)
 
 
+def settle(folder: Path) -> None:
+    """Moves in the outputs a sweep stopped moving in, and removes those a sweep stopped
+    writing (gaqueens.reports.staged): called by a sweep holding the folder's lock, first."""
+    staged.settle(folder, EXPORTS)
+
+
 def in_entry_order(frame, experiment):
     """Rows in the experiment's order of algorithms (the GA first), then by board and seed, in
     a stable sort that keeps a trace's generations in order (numpy's lexsort on the
@@ -94,35 +109,50 @@ def title(experiment) -> str:
     return words.title(experiment.name, experiment.problem, experiment.boards, experiment.seeds)
 
 
-def write(store, experiment) -> str:
-    """Exports the experiment's runs from ``store``; returns the results table as markdown."""
+def write(store, experiment, sweep) -> str:
+    """Exports the experiment's runs from ``store`` with ``sweep``'s record (manifest.Sweep),
+    and moves them in (see the module's docstring); returns the results table as markdown."""
+    stage = staged.stage(store.folder)
+    try:
+        results = _write(store, stage, experiment, sweep)
+        staged.move_in(store.folder, stage, EXPORTS, sweep)
+    except BaseException as error:  # the manifest says so, if it names the sweep
+        sweep.stopped(error, sweep.record.get("runs_added", 0), " while writing its outputs")
+        raise
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+    return results
+
+
+def _write(store, folder: Path, experiment, sweep) -> str:
+    """Writes the outputs into ``folder`` (the stage): the exports, then the manifest, then the
+    page, which shows them."""
     from gaqueens.reports import ecdfs, folded, plots, tables
 
-    folder = store.folder
     name = title(experiment)
     keys = set(experiment.tasks())
     runs = in_entry_order(store.runs(keys), experiment)
+    stored = len(store.keys())
     # which code made the runs (summary.md), read before the workers are forked
     made_by = store.codes(keys)
+    record = sweep.complete(len(runs), stored, [])  # its files listed once written
     problem = experiment.problem  # whose words the plots use
     several = runs["algorithm"].nunique() > 1
     searched = (runs["unit"] != "none").any()
     if several:  # scipy.stats, imported before the workers are forked: they share its pages
         from gaqueens.reports import compare
     with Workers(2 if len(runs) >= tables.PARALLEL_FROM else 1) as workers:
-        # the summary's resampling, the comparisons and the page's replays in processes of
-        # their own, while this process checks the runs, reads the traces, draws the plots
-        # and writes the tables
+        # the summary's resampling and the comparisons in processes of their own, while this
+        # process checks the runs, reads the traces, draws the plots and writes the tables
         summarizing = tables.summarize_later(runs, experiment.reference, experiment.problem,
                                              workers)
         comparing = compare.comparisons_later(runs, workers) if several else None
-        playing = _player_later(store, experiment, runs, workers)
         workers.start()
         claims = checks.entry_claims(experiment.entries)
         rejected = checks.rows_problems(runs, claims)
         if rejected:  # stored runs are verified as they come; this one was altered since
             more = f" (and {len(rejected) - 1} more)" if len(rejected) > 1 else ""
-            raise checks.Invalid(f"{folder / 'runs.sqlite'}: the verifier rejects "
+            raise checks.Invalid(f"{store.folder / 'runs.sqlite'}: the verifier rejects "
                                  f"{rejected[0]}{more}")
         measured = runs[list(tables.GROUPED)]  # what the plots read: the filters copy less
         best = plots.best_cells(measured)  # a crowded grid's cell drawn in colour, per board
@@ -137,23 +167,25 @@ def write(store, experiment) -> str:
         if traces.runs:
             plots.convergence(traces, folder / "convergence.png", name, problem, best)
             ecdfs.fixed_target(traces, folder / "fixed-target.png", name, problem, best)
-        results = _tables(store, experiment, made_by, runs, first, name, several,
-                          summarizing, comparing)
-        player = playing()
+        results = _tables(folder, experiment, made_by, runs, first, name, several,
+                          summarizing, comparing, record, stored)
         # let go here (the workers' tasks as they end): this process writes the page, the
         # lighter
-        del runs, measured, traces, summarizing, comparing, playing
-    _page(store, experiment, player)
+        del runs, measured, traces, summarizing, comparing
+    written = [path.name for path in folder.iterdir() if ".partial" not in path.name]
+    record["outputs"]["files"] = sorted([*written, manifest.FILE, "index.html"])
+    manifest.write(folder, record)
+    _page(store, folder, experiment)
     return results
 
 
-def _tables(store, experiment, made_by, runs, first, name, several, summarizing,
-            comparing) -> str:
-    """runs.csv, summary.csv, summary.md, comparisons.csv, and the summary's plots.
-    ``made_by``: Store.codes of the runs; ``first``: their first generations."""
+def _tables(folder, experiment, made_by, runs, first, name, several, summarizing, comparing,
+            record, stored) -> str:
+    """runs.csv, summary.csv, summary.md, comparisons.csv into ``folder``, and the summary's
+    plots. ``made_by``: Store.codes of the runs; ``first``: their first generations;
+    ``record``: the manifest written with them; ``stored``: the runs stored."""
     from gaqueens.reports import growth, plots, tables
 
-    folder = store.folder
     write_csv(folder / "runs.csv", runs)
     if runs["board"].max() > COMPACT_ABOVE:
         write_csv(folder / "runs-compact.csv", runs.drop(columns="solution"))
@@ -164,8 +196,9 @@ def _tables(store, experiment, made_by, runs, first, name, several, summarizing,
     results = tables.results_table(summary, problem)
     parts = [
         f"# {name}",
-        f"From {len(runs)} runs in runs.sqlite; the runs: {manifest.describe(manifest.read(folder))}; "
-        f"these tables and plots: {manifest.exporter()}.",
+        f"From {len(runs)}{'' if stored == len(runs) else f' of the {stored}'} runs in "
+        f"runs.sqlite; the runs: {manifest.describe(record)}; these tables and plots: "
+        f"{manifest.exporter()}.",
         results,
     ]
     codes = {entry.name: manifest.entry_code(entry.plugins) for entry in experiment.entries}
@@ -214,21 +247,13 @@ def _ga_settings(experiment) -> dict:
             if isinstance(entry.settings, GaSettings)}
 
 
-def _player_later(store, experiment, runs, workers):
-    """The page's player (its replays) handed out to ``workers``: the runs it replays are
-    every stored run of the experiment's GA entries (page.player_of)."""
+def _page(store, folder, experiment) -> None:
+    """index.html in ``folder``, from the exports just written there (gaqueens.reports.page),
+    its player's runs replayed here: in a worker of its own, they saved no measurable time
+    (issue 48)."""
     from gaqueens.reports import page
 
-    task = (store.runs(), _ga_settings(experiment), set(runs["algorithm"]), store.codes())
-    pending = workers.later(page.player_of, [task])
-    return lambda: pending()[0]
-
-
-def _page(store, experiment, player=None) -> None:
-    """index.html, from the exports just written (gaqueens.reports.page)."""
-    from gaqueens.reports import page
-
-    page.write(store.folder, _ga_settings(experiment), store, player)
+    page.write(folder, _ga_settings(experiment), store)
 
 
 def _sensitivity(summary, experiment, folder: Path, name: str):

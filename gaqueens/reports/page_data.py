@@ -1,7 +1,10 @@
 """What the report page (gaqueens.reports.page) shows of an output folder, read from the files
 a sweep wrote there: summary.csv, comparisons.csv, manifest.json, runs.csv (or
 runs-compact.csv, without placements), the plots (NAME.svg, or NAME.png where no SVG exists)
-and every CSV file, linked. The settings of the GA entries, for the player's replays, come
+and the files it links: manifest.json, every CSV and markdown file present and each plot's SVG
+and PNG. Beside runs-compact.csv, runs.csv (the placements of boards above a thousand queens)
+is not linked: it is the file a repository leaves out (results/scaling), and a page must link
+only files that are there. The settings of the GA entries, for the player's replays, come
 from the sweep itself or else from the manifest's resolved experiment, and so does the problem
 whose words the page uses (N-Queens where the manifest names none)."""
 
@@ -15,6 +18,7 @@ from pathlib import Path
 from gaqueens import problems
 from gaqueens.core.errors import BadInput
 from gaqueens.core.registry import Unknown
+from gaqueens.reports import words
 from gaqueens.reports.words import size_of
 from gaqueens.runtime import manifest as manifests
 
@@ -24,9 +28,11 @@ SVG_HEAD = re.compile(r"\A.*?(?=<svg\b)", re.S)  # the XML prolog, DOCTYPE and c
 @dataclass
 class Plot:
     stem: str
-    question: str
+    question: str  # the question it answers
+    caption: str = ""  # what it draws, exactly, where known
     svg: str | None = None  # the <svg> element itself, inline
     png: str | None = None  # else a data: URI
+    files: tuple[str, ...] = ()  # its files in the folder: NAME.svg, NAME.png, those present
 
 
 @dataclass
@@ -39,14 +45,20 @@ class Folder:
     comparisons: object | None
     runs: object | None
     plots: list[Plot] = field(default_factory=list)
-    files: list[str] = field(default_factory=list)  # the CSV and markdown files, linked
+    files: list[str] = field(default_factory=list)  # manifest, CSV and markdown, linked
 
     @property
     def title(self) -> str:
-        """The experiment's name and the problem's title: "n8: N-Queens"."""
+        """The experiment's name, the problem's title, its sizes and seeds, as summary.md's
+        first line says them: "n8: N-Queens, boards 8; seeds 1 to 100"; the folder's name and
+        the problem's title without a manifest."""
         settings = (self.manifest or {}).get("settings", {})
+        name = settings.get("name") or self.path.name
+        boards, seeds = settings.get("boards"), settings.get("seeds") or {}
+        if boards and "first" in seeds and "last" in seeds:
+            return words.title(name, self.problem, boards, (seeds["first"], seeds["last"]))
         solved_by = self.solved_by()
-        return f"{settings.get('name') or self.path.name}: {solved_by.title or solved_by.name}"
+        return f"{name}: {solved_by.title or solved_by.name}"
 
     @property
     def problem(self) -> str:
@@ -91,7 +103,12 @@ def read(folder) -> Folder:
             if "work" not in runs.columns and "evaluations" in runs.columns:
                 runs = runs.rename(columns={"evaluations": "work"})
             break
-    files = sorted(p.name for p in folder.iterdir() if p.suffix in (".csv", ".md"))
+    files = sorted(p.name for p in folder.iterdir() if p.suffix in (".csv", ".md")
+                   and ".partial" not in p.name)
+    if "runs-compact.csv" in files and "runs.csv" in files:
+        files.remove("runs.csv")  # the module docstring
+    if (folder / manifests.FILE).exists():
+        files.insert(0, manifests.FILE)
     found = Folder(folder, manifests.read(folder), summary, comparisons, runs, files=files)
     found.plots = plots(folder, found.solved_by())
     return found
@@ -113,6 +130,7 @@ def plots(folder: Path, solved_by: problems.Problem | None = None) -> list[Plot]
         plot = Plot(stem, QUESTIONS[stem].format(**said) if stem in QUESTIONS
                     else stem.replace("-", " "))
         svg, png = folder / f"{stem}.svg", folder / f"{stem}.png"
+        plot.files = tuple(p.name for p in (svg, png) if p.exists())
         if svg.exists():
             plot.svg = own_ids(SVG_HEAD.sub("", svg.read_text(encoding="utf-8"), count=1),
                                f"plot-{stem}")
@@ -153,11 +171,9 @@ def ga_settings(manifest: dict | None, names) -> dict:
     return out
 
 
-def stored_codes(folder: Folder, store=None) -> dict[str, dict[str, int]]:
-    """Per algorithm, the code that made its runs (runs per code): the store's record, or the
+def stored_codes(folder: Folder) -> dict[str, dict[str, int]]:
+    """Per algorithm, the code that made its runs (runs per code), where no store says: the
     manifest's one code for every algorithm of runs.csv."""
-    if store is not None:
-        return store.codes()
     code = (folder.manifest or {}).get("code")
     if code is None or folder.runs is None:
         return {}

@@ -6,19 +6,22 @@ Embedded, in this order, while the replays' costs add up to at most BUDGET, leav
 run that alone costs more than RUN_BUDGET (a run's cost: its stored generations, plus one,
 times DEAP_COST on engine: deap, whose generations take about ten times as long):
 
-    the default runs   per GA entry and board (size) up to REPLAYED_UP_TO, the run of the
-                       median seed: the seeds ordered by their work (an unsolved run's as
-                       infinite), then by seed, the one in the middle (the lower of two)
-    every seed         of the first GA entry (the published GA) on boards up to
-                       ALL_SEEDS_UP_TO, up to its ALL_SEEDS_AT_MOST lowest seeds per
-                       board (the published table's 100; a sweep of 1,000 seeds would
-                       otherwise replay 2,000 runs and embed megabytes of them)
+    the median run     per GA entry and size up to REPLAYED_UP_TO: its seeds ordered by
+                       their work (an unsolved run's as infinite), then by seed, the one in
+                       the middle (the lower of two); the one the player shows first
+    the best, worst    the first and the last seed of that order
+    every seed         of the first GA entry (the published GA) on sizes up to
+                       ALL_SEEDS_UP_TO, up to its ALL_SEEDS_AT_MOST lowest seeds per size
+                       (the published table's 100; a sweep of 1,000 seeds would otherwise
+                       replay 2,000 runs and embed megabytes of them)
 
-Each run's frames are those at each improvement of its best genome, compacted to
-[generation, evaluations, best fitness, median fitness, conflicts, "genome"], the conflicts
-recounted by the problem's verifier (its ``measured_rows`` in its first measure: attacking
-pairs for N-Queens); the last is the replay's end, which the page compares with the stored
-run (``matches``). The player's words and picture are the problem's (``words``).
+Each run's frames are its trace's (gaqueens.reports.trace: a frame per generation, at most
+MOST with the stride doubling, and the last), compacted to [generation, evaluations, best
+fitness, median fitness, conflicts, genome], the genome written only where it differs from
+the frame before (None: the same) and the conflicts recounted by the problem's verifier (its
+``measured_rows`` in its first measure: attacking pairs for N-Queens); the last is the
+replay's end, which the page compares with the stored run (``matches``). The player's words
+and picture are the problem's (``words``).
 """
 
 from __future__ import annotations
@@ -39,21 +42,38 @@ RUN_BUDGET = 20_000
 DEAP_COST = 10
 
 
-def median_seed(runs) -> int:
-    """The seed of the median run of ``runs`` (one entry, one board): see the module
-    docstring."""
+ROLES = ("median", "best", "worst")
+
+
+def ranked(runs) -> list[int]:
+    """The seeds of ``runs`` (one entry, one size) by their work, an unsolved run's as
+    infinite, then by seed."""
     work = np.where(runs["solved"].to_numpy(bool), runs["work"].to_numpy(float), math.inf)
     seeds = runs["seed"].to_numpy()
-    order = np.lexsort((seeds, work))  # by work, then by seed
-    return int(seeds[order[(len(order) - 1) // 2]])
+    return [int(s) for s in seeds[np.lexsort((seeds, work))]]
 
 
-def compact(frame: dict, conflicts: int) -> list:
-    """A trace frame as the page embeds it (the module docstring), ``conflicts`` the
-    verifier's count of its genome's conflicts."""
-    genome = frame["state"]["best"]
-    return [frame["generation"], frame["evaluations"], trace.rounded(frame["best"]),
-            trace.rounded(frame["median"]), conflicts, " ".join(map(str, genome))]
+def roles(runs) -> dict[int, list[str]]:
+    """The seeds of the median, best and worst runs of ``runs`` (the module docstring), each
+    with the roles it plays (one run of a single seed plays all three)."""
+    order = ranked(runs)
+    out: dict[int, list[str]] = {}
+    for role, seed in zip(ROLES, (order[(len(order) - 1) // 2], order[0], order[-1])):
+        out.setdefault(seed, []).append(role)
+    return out
+
+
+def compact(frames: list[dict], conflicts) -> list[list]:
+    """Trace frames as the page embeds them (the module docstring), ``conflicts`` the
+    verifier's count of each frame's genome's conflicts."""
+    out, before = [], None
+    for frame, counted in zip(frames, conflicts):
+        genome = " ".join(map(str, frame["state"]["best"]))
+        out.append([frame["generation"], frame["evaluations"], trace.rounded(frame["best"]),
+                    trace.rounded(frame["median"]), int(counted),
+                    None if genome == before else genome])
+        before = genome
+    return out
 
 
 def words(problem: str = problems.DEFAULT) -> dict:
@@ -80,7 +100,7 @@ def replayed_many(settings, rows) -> list[dict]:
     genomes = np.array([f["state"]["best"] for _, frames in made for f in frames])
     solved_by = problems.get(settings.problem)  # its verifier's count, all at once
     counts = iter(solved_by.measured_rows(board, genomes, solved_by.measures[0]).tolist())
-    return [_item(row, result, [compact(f, int(next(counts))) for f in frames])
+    return [_item(row, result, compact(frames, [next(counts) for _ in frames]))
             for row, (result, frames) in zip(rows, made)]
 
 
@@ -95,35 +115,40 @@ def _item(row, result, frames) -> dict:
 
 
 def choose(runs, settings: dict) -> tuple[list, list[str]]:
-    """The (row, default) pairs to embed, and what was left out for the budget, as text."""
+    """The (row, roles) pairs to embed (roles: those of ROLES the run plays, none for one of
+    every seed), and what was left out for the budget, as text."""
     if runs is None or not settings:
         return [], []
     ga = runs[runs["algorithm"].isin(list(settings))]
     present = set(ga["algorithm"])
     names = [name for name in settings if name in present]  # the experiment's order: ga first
-    wanted, seen = [], set()
+    medians, ends, seen = [], [], set()
     for name in names:
         for board, group in ga[ga["algorithm"] == name].groupby("board", sort=True):
-            if board <= REPLAYED_UP_TO:
-                seed = median_seed(group)
-                wanted.append((group[group["seed"] == seed].iloc[0], True))
+            if board > REPLAYED_UP_TO:
+                continue
+            for seed, played in roles(group).items():
+                row = group[group["seed"] == seed].iloc[0]
+                (medians if "median" in played else ends).append((row, played))
                 seen.add((name, board, seed))
+    wanted = medians + ends
     if names:
         first = ga[(ga["algorithm"] == names[0]) & (ga["board"] <= ALL_SEEDS_UP_TO)]
         lowest = first.sort_values(["board", "seed"]).groupby("board").head(ALL_SEEDS_AT_MOST)
         for _, row in lowest.iterrows():
             if (row["algorithm"], row["board"], row["seed"]) not in seen:
-                wanted.append((row, False))
+                wanted.append((row, []))
     chosen, left, used = [], [], 0
-    for row, default in wanted:
+    size = problems.get(problem_of(settings)).size_label
+    for row, played in wanted:
         cost = (int(row["generations"]) + 1) * (
             DEAP_COST if getattr(settings[row["algorithm"]], "engine", "") == "deap" else 1)
         if cost > RUN_BUDGET or used + cost > BUDGET:
-            left.append(f"{row['algorithm']} {problems.get(problem_of(settings)).size_label} "
-                        f"{row['board']} seed {row['seed']}")
+            left.append(f"{row['algorithm']} {size} {row['board']} seed {row['seed']}"
+                        + (f" ({', '.join(played)})" if played else ""))
             continue
         used += cost
-        chosen.append((row, default))
+        chosen.append((row, played))
     return chosen, left
 
 
@@ -142,8 +167,9 @@ def code_now(name: str, settings) -> str:
 
 
 def player_data(runs, settings: dict, codes: dict) -> dict:
-    """What the page's player embeds: its runs, what they are, and notes on the code (the
-    page adds the problem's ``words``)."""
+    """What the page's player embeds: its runs, what they are, and a note where a replay does
+    not end where its stored run did (the page adds the problem's ``words`` and the entries'
+    settings)."""
     chosen, left = choose(runs, settings)
     together: dict[tuple, list[int]] = {}  # (entry, board) -> places in ``chosen``
     for place, (row, _) in enumerate(chosen):
@@ -152,24 +178,29 @@ def player_data(runs, settings: dict, codes: dict) -> dict:
     for (name, _), places in together.items():
         items = replayed_many(settings[name], [_Row(chosen[place][0]) for place in places])
         for place, item in zip(places, items):
-            out[place] = dict(item, default=chosen[place][1])
-    now = {name: code_now(name, settings[name]) for name in codes if name in settings}
-    differs = {name: sorted(code for code in made if code != now[name])
-               for name, made in codes.items() if name in settings}
-    others = sorted({code for made in differs.values() for code in made})
-    named = [n for n, made in differs.items() if made]
-    listed = ", ".join(named) if len(named) <= 4 else (
-        f"{len(named)} entries ({', '.join(named[:3])}, ...)")
-    replaying = "; ".join(sorted({now[name] for name in named}))
-    notes = [f"The runs of {listed} were made by "
-             f"{'; '.join(others)}; the page replays them with {replaying}, and marks any "
-             "replay that does not end where its stored run did."] if others else []
+            out[place] = dict(item, roles=chosen[place][1])
     larger = sorted({int(b) for b in runs["board"]} - set(range(REPLAYED_UP_TO + 1))) \
         if runs is not None and settings else []
-    first = next((item["algorithm"] for item in out if not item["default"]), None)
-    return {"runs": out, "left_out": left, "code_notes": notes, "larger": larger, "all_seeds_of": first,
+    first = next((item["algorithm"] for item in out if not item["roles"]), None)
+    return {"runs": out, "left_out": left, "notes": mismatch_notes(out, settings, codes),
+            "larger": larger, "all_seeds_of": first,
             "replayed_up_to": REPLAYED_UP_TO, "all_seeds_up_to": ALL_SEEDS_UP_TO,
             "more_seeds": runs is not None and bool(settings) and _more_seeds(runs, settings)}
+
+
+def mismatch_notes(items: list[dict], settings: dict, codes: dict) -> list[str]:
+    """A note where replays do not end where their stored runs did: how many, of which
+    entries, the code that made their runs (``codes``: Store.codes()) and the code replaying
+    them; none where every replay matches, whatever code made the runs."""
+    wrong = [item for item in items if not item["matches"]]
+    if not wrong:
+        return []
+    names = list(dict.fromkeys(item["algorithm"] for item in wrong))
+    made = sorted({code for name in names for code in codes.get(name, {})})
+    now = sorted({code_now(name, settings[name]) for name in names if name in settings})
+    return [f"{len(wrong)} of {len(items)} replays ({', '.join(names)}) do not end where their "
+            f"stored runs did: the runs were made by {'; '.join(made) or 'unrecorded code'}, "
+            f"the page replays them with {'; '.join(now)}. The player marks each."]
 
 
 def _more_seeds(runs, settings: dict) -> bool:
@@ -190,10 +221,10 @@ class _Row:
 def describe(data: dict) -> str:
     """What the page says of the runs it embeds."""
     runs, said = data["runs"], data["words"]
-    defaults = sum(1 for r in runs if r["default"])
-    text = (f"Embedded: {len(runs)} runs, the median seed's run of each GA entry and "
-            f"{said['size']} ({defaults})")
-    if data["all_seeds_up_to"] and len(runs) > defaults:
+    played = sum(1 for r in runs if r["roles"])
+    text = (f"Embedded: {len(runs)} runs, the median, best and worst seed's runs of each GA "
+            f"entry and {said['size']} ({played})")
+    if data["all_seeds_up_to"] and len(runs) > played:
         lowest = f"its {ALL_SEEDS_AT_MOST} lowest seeds" if data.get("more_seeds") else "every seed"
         text += (f" and {lowest} of {data['all_seeds_of']} on {said['sizes']} up to "
                  f"{data['all_seeds_up_to']}")
@@ -205,7 +236,4 @@ def describe(data: dict) -> str:
     if data["left_out"]:
         text += (f" Left out to keep the page small: {len(data['left_out'])} runs, such as "
                  f"{data['left_out'][0]}.")
-    mismatched = [r for r in runs if not r["matches"]]
-    if mismatched:
-        text += f" {len(mismatched)} replays do not end where their stored runs did."
     return text

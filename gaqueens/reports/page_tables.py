@@ -1,7 +1,12 @@
 """The report page's tables (gaqueens.reports.page): summary.csv and comparisons.csv as HTML,
-each cell marked with its column (data-column) for tests and scripts; numbers as ``number``
-writes them (an infinite median or ratio as ∞, none as -), times as ``duration``; the
-column of sizes headed by the problem's word for one (board for N-Queens)."""
+each cell marked with its column (data-column) for tests and scripts and, where it holds a
+number, that number in full (data-value, by which page.js sorts); numbers as ``number`` writes
+them (an infinite median or ratio as ∞, none as -), times as ``duration``; the column of sizes
+headed by the problem's word for one (board for N-Queens).
+
+The columns a reader looks for come first, so that a phone shows them without scrolling
+sideways: the algorithm, the size, the median (or the ratio) and the verdict; the rest
+follows in its box, which scrolls."""
 
 from __future__ import annotations
 
@@ -11,11 +16,15 @@ import math
 from gaqueens.reports import page_data
 
 SUMMARY_COLUMNS = (  # (column, heading), shown where summary.csv has them
-    ("algorithm", "algorithm"), ("board", "board"), ("unit", "unit"), ("runs", "runs"),
-    ("solved", "solved"), ("ert", "ERT"),
-    ("median", "median"), ("iqr", "q1 to q3"), ("interval", "95% interval"),
-    ("reference", "published"), ("verdict", "verdict"),
-    ("detects", "detects"), ("median_seconds", "median time"),
+    ("algorithm", "algorithm"), ("board", "board"), ("median", "median"), ("unit", "unit"),
+    ("verdict", "verdict"), ("interval", "95% interval"), ("reference", "published"),
+    ("detects", "detects"), ("runs", "runs"), ("solved", "solved"), ("ert", "ERT"),
+    ("iqr", "q1 to q3"), ("median_seconds", "median time"),
+)
+COMPARISON_COLUMNS = (  # the same for comparisons.csv; its other columns follow as named
+    ("algorithm", "algorithm"), ("board", "board"), ("median_ratio", "ratio of medians"),
+    ("verdict", "verdict"), ("interval", "95% interval"), ("p_value", "p"),
+    ("p_holm", "Holm p"), ("unit", "unit"), ("reference", "against"),
 )
 TALL_ROWS = 24  # a table with more rows scrolls in a box of its own, its headings kept
 TEXT_COLUMNS = {"algorithm", "unit", "verdict", "reference"}
@@ -58,19 +67,39 @@ def published_first(frame):
         "_first", kind="stable").drop(columns="_first")
 
 
-def table(frame, columns, *, caption: str = "", table_id: str = "") -> str:
-    """An HTML table of ``frame``'s ``columns`` ((column, heading)), cells by ``number``."""
+def verdict_class(value) -> str:
+    """A verdict cell's classes: text, and the verdict's first words ("too few runs (3)":
+    too-few-runs), which page.css styles."""
+    return "text " + str(value).split(" (")[0].replace(" ", "-")
+
+
+def sortable(value) -> str:
+    """A cell's data-value attribute: its number in full, for sorting; none for text."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        return ""
+    return f' data-value="{value!r}"' if math.isfinite(value) else (
+        f' data-value="{"Infinity" if value > 0 else "-Infinity"}"')
+
+
+def table(frame, columns, *, caption: str = "", table_id: str = "", values=None) -> str:
+    """An HTML table of ``frame``'s ``columns`` ((column, heading)), cells by ``number``;
+    ``values`` (column -> a number per row) gives the number a cell of text sorts by."""
     shown = [(c, h) for c, h in columns if c in frame.columns]
     head = "".join(f'<th class="{"text" if c in TEXT_COLUMNS else ""}" scope="col">{e(h)}</th>'
                    for c, h in shown)
+    values = values or {}
     rows = []
-    for record in frame.to_dict("records"):
+    for place, record in enumerate(frame.to_dict("records")):
         cells = []
         for column, _ in shown:
             value = record[column]
-            kind = ("text " + str(value).replace(" ", "-")) if column in ("verdict",) else (
+            kind = verdict_class(value) if column == "verdict" else (
                 "text" if column in TEXT_COLUMNS and isinstance(value, str) else "")
-            cells.append(f'<td class="{e(kind)}" data-column="{e(column)}">{e(number(value))}</td>')
+            by = sortable(values[column][place] if column in values else value)
+            text = e(number(value))
+            if column == "algorithm":  # a grid's cells' names break after , and .
+                text = text.replace(",", ",<wbr>").replace(".", ".<wbr>")
+            cells.append(f'<td class="{e(kind)}" data-column="{e(column)}"{by}>{text}</td>')
         published = ' class="published"' if record.get("algorithm") == "ga" else ""
         rows.append(f"<tr{published}>{''.join(cells)}</tr>")
     ident = f' id="{e(table_id)}"' if table_id else ""
@@ -95,12 +124,17 @@ def ranged(frame, low: str, high: str):
 
 
 def summary_section(folder: page_data.Folder) -> str:
-    summary = published_first(folder.summary)
+    summary = published_first(folder.summary).reset_index(drop=True)
+    values = {}
     for name, low, high in (("iqr", "q1", "q3"), ("interval", "ci_low", "ci_high")):
         if low in summary.columns and high in summary.columns:
+            values[name] = summary[low].tolist()
             summary = summary.assign(**{name: ranged(summary, low, high)})
     if "median_seconds" in summary.columns:
+        values["median_seconds"] = summary["median_seconds"].tolist()
         summary = summary.assign(median_seconds=[duration(v) for v in summary["median_seconds"]])
+    if "detects" in summary.columns:
+        values["detects"] = summary["detects"].tolist()
     if "detects" in summary.columns:
         summary = summary.assign(detects=[f"±{v:.0%}" if isinstance(v, float) and v == v
                                           else "-" for v in summary["detects"]])
@@ -122,7 +156,7 @@ def summary_section(folder: page_data.Folder) -> str:
     if "ert" in summary.columns:
         notes.append("ERT, the expected running time: the work of all runs over the solved ones.")
     return ("<section id=\"summary\"><h2>Summary</h2>"
-            + table(summary, columns, table_id="summary-table")
+            + table(summary, columns, table_id="summary-table", values=values)
             + "".join(f'<p class="note">{e(n)}</p>' for n in notes) + "</section>")
 
 
@@ -130,12 +164,24 @@ def comparisons_section(folder: page_data.Folder) -> str:
     frame = folder.comparisons
     if frame is None or not len(frame):
         return ""
-    columns = sized([(c, c.replace("_", " ")) for c in frame.columns], folder)
+    frame = published_first(frame).reset_index(drop=True)
+    values = {}
+    if "ci_low" in frame.columns and "ci_high" in frame.columns:
+        values["interval"] = frame["ci_low"].tolist()
+        frame = frame.assign(interval=ranged(frame, "ci_low", "ci_high"))
+    known = dict(COMPARISON_COLUMNS)
+    columns = sized([*COMPARISON_COLUMNS, *((c, c.replace("_", " ")) for c in frame.columns
+                                            if c not in known and c not in ("ci_low", "ci_high"))],
+                    folder)
     reference = frame["reference"].iloc[0] if "reference" in frame.columns else "the reference"
+    units = sorted(set(frame["unit"])) if "unit" in frame.columns else []
+    measured = (f"its median {units[0]}" if len(units) == 1 else
+                "its median in the unit of each row (unit)")
     size = folder.solved_by().size_label
     return ("<section id=\"comparisons\"><h2>Comparisons</h2>"
-            f'<p class="lead">Each algorithm beside {e(reference)}, {e(size)} by {e(size)}: the ratio '
-            "of the median work, its 95% interval, the rank test's p-value and the same Holm-"
-            "adjusted over the comparisons, and the verdict.</p>"
-            + table(published_first(frame), columns, table_id="comparisons-table")
+            f'<p class="lead">Each algorithm beside {e(reference)}, {e(size)} by {e(size)}: '
+            f"{e(measured)} over {e(reference)}'s (the ratio of medians), its 95% interval, the "
+            "verdict, the rank test's p-value and the same Holm-adjusted over the "
+            "comparisons.</p>"
+            + table(frame, columns, table_id="comparisons-table", values=values)
             + "</section>")

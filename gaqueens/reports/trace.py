@@ -12,16 +12,12 @@ A frame is one generation as genoxide's example traces (format 1) record it:
                   [row, row] (row < row) whose queens attack each other along a column or a
                   diagonal}
 
-Two ways of picking frames:
-
-    improvements   a frame at generation 0, at each generation whose best placement is
-                   better than the one before, and at the run's last generation (the page)
-    strided        every ``every``-th generation, ``every`` doubling from 1 whenever MOST
-                   frames are kept (genoxide's rule), and the last generation: at most
-                   MOST frames (the trace file)
-
-Either way the last frame is the run's own end: its placement and its evaluations are the
-run's result's, which ``frames`` returns beside them.
+The frames kept: every ``every``-th generation, ``every`` doubling from 1 whenever MOST
+frames are kept (genoxide's rule), and the run's last generation: a frame per generation
+for runs of fewer than MOST generations (generation 0 counted), at most MOST frames for
+longer ones. The trace file and the page's player keep the same frames. The last frame is
+the run's own end: its placement and its evaluations are the run's result's, which
+``frames`` returns beside them.
 
 The trace file is genoxide's: one JSON object, its header keys (format 1, example: the
 problem's trace_example or name, "n_queens" for N-Queens; objective, x_label, y_label, log_y,
@@ -61,29 +57,12 @@ def frame(generation, evaluations, best, best_fitness, median_fitness,
           with_attacks: bool = True) -> dict:
     """The frame of one generation (keys as the module docstring says; ``with_attacks``
     False leaves the state's attacks out)."""
-    placement = [int(c) for c in best]
+    placement = np.asarray(best).tolist()
     state = {"best": placement}
     if with_attacks:
         state["attacks"] = attacks(placement)
     return {"generation": int(generation), "evaluations": int(evaluations),
             "best": float(best_fitness), "median": float(median_fitness), "state": state}
-
-
-class _Improvements:
-    def __init__(self, with_attacks: bool = True):
-        self.kept, self.last, self.value = [], None, math.inf
-        self.with_attacks = with_attacks
-
-    def __call__(self, generation, evaluations, best, best_fitness, median_fitness):
-        self.last = (generation, evaluations, np.array(best), best_fitness, median_fitness)
-        if best_fitness < self.value or not self.kept:
-            self.value = best_fitness
-            self.kept.append(frame(*self.last, self.with_attacks))
-            self.last = None
-
-    def frames(self) -> list[dict]:
-        last = [frame(*self.last, self.with_attacks)] if self.last is not None else []
-        return self.kept + last
 
 
 class _Strided:
@@ -95,8 +74,8 @@ class _Strided:
         self.with_attacks = with_attacks
 
     def __call__(self, generation, evaluations, best, best_fitness, median_fitness):
-        if generation % self.every:
-            self.last = (generation, evaluations, np.array(best), best_fitness, median_fitness)
+        if generation % self.every:  # ``best``: a copy to keep (gaqueens.ga.replay)
+            self.last = (generation, evaluations, best, best_fitness, median_fitness)
             return
         self.last = None
         self.kept.append(frame(generation, evaluations, best, best_fitness, median_fitness,
@@ -110,21 +89,19 @@ class _Strided:
                             else [])
 
 
-def frames(settings, board: int, seed: int, strided: bool = False):
-    """The run of ``settings`` on ``board`` for ``seed`` made again, and its frames (at each
-    improvement, or strided: the module docstring). Returns (result, frames)."""
-    return frames_many(settings, board, [seed], strided)[0]
+def frames(settings, board: int, seed: int):
+    """The run of ``settings`` on ``board`` for ``seed`` made again, and its frames (the
+    module docstring). Returns (result, frames)."""
+    return frames_many(settings, board, [seed])[0]
 
 
-def frames_many(settings, board: int, seeds, strided: bool = False,
-                with_attacks: bool | None = None) -> list[tuple]:
+def frames_many(settings, board: int, seeds, with_attacks: bool | None = None) -> list[tuple]:
     """``frames`` of each seed, the runs made again together (gaqueens.ga.replay_many); the
     frames hold the attacks where ``with_attacks`` says, by default where the problem is
     pictured as queens (False: the page's player draws them itself)."""
     if with_attacks is None:
         with_attacks = queens(settings.problem)
-    recorders = [_Strided(with_attacks=with_attacks) if strided else _Improvements(with_attacks)
-                 for _ in seeds]
+    recorders = [_Strided(with_attacks=with_attacks) for _ in seeds]
     results = ga.replay_many(settings, board, seeds, recorders)
     return [(result, recorder.frames()) for result, recorder in zip(results, recorders)]
 

@@ -1,12 +1,11 @@
 """The unit of work sent to a worker, a batch of runs of one algorithm on one board, and how an
 experiment's missing runs are grouped into batches that fit a worker's memory.
 
-A sweep with at least COMPILED_RUNS runs a worker that advance together on boards from
-COMPILED_FROM runs all its batches that advance together in the problem's compiled generation
-(``compiled``: ga.run_many's, the same runs). Loading numba and the kernels (the generation's
-and its draws') costs each process about 0.7 s (0.25 s to import numba, 0.4 s to read the
-kernels from their cache), which the runs of a small sweep (the published table, about 0.5 s
-of runs a worker) never earn back, and a large one does many times over.
+A sweep with at least COMPILED_RUNS runs a worker that an algorithm can run compiled
+(``Algorithm.compiles``: the GA's published family) on boards from COMPILED_FROM runs all
+those batches in its compiled kernel (``compiled``: ga.run_many's, the same runs). Loading
+numba and the kernel costs each process a fixed time that the runs of a small sweep (the
+published table) never earn back, and a large one does many times over (results/bench).
 """
 
 from __future__ import annotations
@@ -17,10 +16,10 @@ from fractions import Fraction
 
 from gaqueens.core.algorithms import Algorithm
 from gaqueens.runtime.budget import shown
-from gaqueens.runtime.execution import execute_batch, need, runs_together
+from gaqueens.runtime.execution import compiles_runs, execute_batch, need, runs_together
 
 BATCH = 25  # runs sent to a worker at once, one after another: at most this many are lost with it
-TOGETHER = 50  # the same for runs advanced together (the GA's published family), which cost
+TOGETHER = 50  # the same for runs advanced together (the GA's engine: numpy), which cost
 # less the more seeds share the arrays: the published table's runs take about 20% less CPU in
 # batches of 50 seeds than of 25 (ga.run_many on boards 8 to 128, seeds 1 to 100)
 COMPILED_FROM, COMPILED_RUNS = 32, 1000  # see the module's docstring
@@ -36,7 +35,7 @@ class Batch:
     settings: object
     board: int
     seeds: tuple[int, ...]
-    compiled: bool = False  # in the algorithm's compiled kernel (runs advanced together)
+    compiled: bool = False  # in the algorithm's compiled kernel (Algorithm.compiles)
 
     def run(self) -> list:
         """The batch's (seed, Result) pairs, computed here."""
@@ -63,8 +62,10 @@ def batches(experiment, todo: list[tuple[str, int, int]], workers: int,
         seeds[name, board].append(seed)
     together = {key: runs_together(experiment.entry(key[0]).runner,
                                    experiment.entry(key[0]).settings, key[1]) for key in seeds}
+    compiles = {key: compiles_runs(experiment.entry(key[0]).runner,
+                                   experiment.entry(key[0]).settings, key[1]) for key in seeds}
     large = sum(len(group) for key, group in seeds.items()
-                if together[key] and key[1] >= COMPILED_FROM)
+                if compiles[key] and key[1] >= COMPILED_FROM)
     compiled = large >= COMPILED_RUNS * max(1, workers)
     by_board: dict[int, list[list[Batch]]] = defaultdict(list)  # each entry's, in order
     for (name, board), group in seeds.items():
@@ -78,7 +79,7 @@ def batches(experiment, todo: list[tuple[str, int, int]], workers: int,
         else:
             size = max(1, min(BATCH, len(group) // (2 * workers)))
         by_board[board].append([Batch(name, algorithm, settings, board,
-                                      tuple(group[i:i + size]), compiled and together[name, board])
+                                      tuple(group[i:i + size]), compiled and compiles[name, board])
                                 for i in range(0, len(group), size)])
     return [batch for board in sorted(by_board, reverse=True) for batch in in_turn(by_board[board])]
 

@@ -20,9 +20,10 @@ against its conflicts.
 
 Many rows or runs at once (``rows_problems``, ``each_row_problem``, ``runs_problems``: a
 sweep's batches, its runs.csv, verify, the exports) are checked in bulk, a group of one
-algorithm and board at a time, N-Queens' claims by the numpy verifier's rejection_rows; a row
-the bulk checks do not pass is checked alone by ``row_problem`` (``run_problem``), so every
-answer is the one-by-one answer (tests/test_verify.py checks it on rows altered at random).
+algorithm and board at a time, the claims by the problem's ``reject_many`` (N-Queens': the
+numpy verifier's rejection_rows); a row the bulk checks do not pass is checked alone by
+``row_problem`` (``run_problem``), so every answer is the one-by-one answer
+(tests/test_verify.py checks it on rows altered at random).
 """
 
 from __future__ import annotations
@@ -40,8 +41,6 @@ from gaqueens.core import algorithms
 from gaqueens.core.errors import Rejected
 from gaqueens.core.registry import Unknown
 from gaqueens.ga import UNIT as GA_UNIT
-from gaqueens.problems import nqueens
-from gaqueens.problems.nqueens import verifier
 from gaqueens.runtime import placements
 
 
@@ -62,16 +61,17 @@ class Claims:
     problem: str = problems.DEFAULT
 
 
-def claims(algorithm: algorithms.Algorithm, settings) -> Claims:
-    """The claims of runs of ``algorithm`` with these settings (a settings object)."""
+def claims(algorithm: algorithms.Algorithm, settings, problem: str = problems.DEFAULT) -> Claims:
+    """The claims of runs of ``algorithm`` with these settings (a settings object) on
+    ``problem`` (a GA's settings name their own)."""
     return Claims(algorithm.unit, algorithm.permutation, getattr(settings, "solved_at", 0),
-                  getattr(settings, "fitness", "pairs"),
-                  getattr(settings, "problem", problems.DEFAULT))
+                  getattr(settings, "fitness", None) or problems.get(problem).measures[0],
+                  getattr(settings, "problem", problem))
 
 
 def entry_claims(entries) -> dict[str, Claims]:
     """Per entry of an experiment, by the name its runs are stored by."""
-    return {entry.name: claims(entry.runner, entry.settings) for entry in entries}
+    return {entry.name: claims(entry.runner, entry.settings, entry.problem) for entry in entries}
 
 
 def stored_algorithm(name: str, settings: dict) -> tuple[str, algorithms.Algorithm]:
@@ -88,14 +88,16 @@ def stored_algorithm(name: str, settings: dict) -> tuple[str, algorithms.Algorit
 
 
 def stored_claims(name: str, settings: dict) -> Claims:
-    """The claims of an entry known only by its name and its recorded settings."""
+    """The claims of an entry known only by its name and its recorded settings, on the
+    problem they record (N-Queens where they record none)."""
     algorithm, spec = stored_algorithm(name, settings)
+    problem = str(settings.get("problem", problems.DEFAULT))
+    first = problems.get(problem).measures[0]
     if algorithm != "ga":
-        return Claims(spec.unit, spec.permutation)
+        return Claims(spec.unit, spec.permutation, 0, first, problem)
     stop = settings.get("stop", {})
     target = stop.get("target", 0) if isinstance(stop, dict) else 0
-    problem = str(settings.get("problem", problems.DEFAULT))
-    fitness = settings.get("fitness") or problems.get(problem).measures[0]
+    fitness = settings.get("fitness") or first
     return Claims(GA_UNIT, True, 0 if target == "none" else int(target), str(fitness), problem)
 
 
@@ -136,30 +138,39 @@ def run_problem(rule: Claims, columns, board: int, conflicts: int, solved: bool)
 
 def runs_problems(rule: Claims, board: int, results) -> list[str | None]:
     """``run_problem`` of each of a batch's (seed, Result) pairs on one board, in order: the
-    placements of N-Queens checked together (in range, permutations where the rule says so,
-    the claims by the numpy verifier's rejection_rows), the others and any that the bulk
-    check does not pass one by one, so that every answer is run_problem's own."""
+    placements checked together (in range, permutations where the rule says so, the claims by
+    the problem's reject_many), any that the bulk check does not pass one by one, so that
+    every answer is run_problem's own."""
     out: list[str | None] = [None] * len(results)
     alone = range(len(results))
-    if results and problems.get(rule.problem) is nqueens.PROBLEM:
-        try:
-            rows = np.array([np.asarray(r.solution) for _, r in results], dtype=np.int64)
-        except (ValueError, TypeError, OverflowError):
-            rows = None
-        if rows is not None and rows.ndim == 2 and rows.shape[1] == board:
-            good = ((rows >= 0) & (rows < board)).all(axis=1)
-            if rule.permutation and board:
-                good &= (np.sort(rows, axis=1) == np.arange(board)).all(axis=1)
-            conflicts = np.array([r.conflicts for _, r in results], dtype=np.int64)
-            solved = np.array([bool(r.solved) for _, r in results], dtype=bool)
-            found = verifier.rejection_rows(rows, board, conflicts, solved, rule.solved_at,
-                                            rule.fitness)
-            good &= np.array([problem is None for problem in found], dtype=bool)
-            alone = np.flatnonzero(~good).tolist()
+    try:
+        rows = np.array([np.asarray(r.solution) for _, r in results], dtype=np.int64)
+    except (ValueError, TypeError, OverflowError):
+        rows = None
+    if results and rows is not None and rows.ndim == 2 and rows.shape[1] == board:
+        conflicts = np.array([r.conflicts for _, r in results], dtype=np.int64)
+        solved = np.array([bool(r.solved) for _, r in results], dtype=bool)
+        good = _confirmed(rows, board, conflicts, solved, rule)
+        alone = np.flatnonzero(~good).tolist()
     for i in alone:
         result = results[i][1]
         out[i] = run_problem(rule, result.solution, board, result.conflicts, result.solved)
     return out
+
+
+def _confirmed(rows: np.ndarray, board: int, conflicts, solved, rule: Claims) -> np.ndarray:
+    """Which rows (genomes of ``board`` entries) certainly pass run_problem: each entry in
+    0..board-1, a permutation where the rule says so, and the claims confirmed by the problem's
+    reject_many, which sees only the rows that passed the rest."""
+    good = ((rows >= 0) & (rows < board)).all(axis=1) if board else np.ones(len(rows), bool)
+    if rule.permutation and board:
+        good &= (np.sort(rows, axis=1) == np.arange(board)).all(axis=1)
+    kept = np.flatnonzero(good)
+    if len(kept):
+        found = problems.get(rule.problem).reject_many(
+            board, rows[kept], conflicts[kept], solved[kept], rule.solved_at, rule.fitness)
+        good[kept] = np.array([problem is None for problem in found], dtype=bool)
+    return good
 
 
 def _every_column(columns: np.ndarray, board: int) -> bool:
@@ -221,9 +232,9 @@ NUMERIC = ("board", "seed", "conflicts", "work", "generations", "seconds")
 def passing(runs, rules: dict[str, Claims]) -> np.ndarray:
     """Which rows of ``runs`` certainly pass ``row_problem`` (a mask), checked in bulk per
     algorithm and board: their unit, numbers, solved, placement (parsed as ``placement``
-    parses it) and, for N-Queens, the claims recounted by the numpy verifier on every row at
-    once (verifier.rejection_rows, the very function ``reject`` applies to one). A row left
-    False may still pass: ``each_row_problem`` checks it alone."""
+    parses it) and the claims recounted by the problem's reject_many on every row at once
+    (N-Queens': the numpy verifier's rejection_rows, the very function its ``reject`` applies
+    to one). A row left False may still pass: ``each_row_problem`` checks it alone."""
     count = len(runs)
     ok = np.zeros(count, dtype=bool)
     needed = (*NUMERIC, "algorithm", "unit", "solved")
@@ -265,12 +276,9 @@ def passing(runs, rules: dict[str, Claims]) -> np.ndarray:
 
 def _placements_pass(texts, board: int, conflicts, solved, rule: Claims) -> np.ndarray:
     """Which placements of a group of one board certainly pass run_problem: parsed as
-    ``placement`` parses them (split, then whole numbers), ``board`` columns in 0..board-1, a
-    permutation where the rule says so, and for N-Queens the claims confirmed by the numpy
-    verifier; all False where the group's placements cannot be read in bulk."""
+    ``placement`` parses them (split, then whole numbers), then ``_confirmed``; all False where
+    the group's placements cannot be read in bulk."""
     none = np.zeros(len(texts), dtype=bool)
-    if problems.get(rule.problem) is not nqueens.PROBLEM:
-        return none
     rows = placements.in_bulk(texts, board)
     if rows is None:  # not all in the plain form: read as ``placement`` reads them
         try:
@@ -281,8 +289,4 @@ def _placements_pass(texts, board: int, conflicts, solved, rule: Claims) -> np.n
                             dtype=np.int64).reshape(len(texts), board)
         except (ValueError, OverflowError):
             return none
-    good = ((rows >= 0) & (rows < board)).all(axis=1) if board else np.ones(len(texts), bool)
-    if rule.permutation and board:
-        good &= (np.sort(rows, axis=1) == np.arange(board)).all(axis=1)
-    found = verifier.rejection_rows(rows, board, conflicts, solved, rule.solved_at, rule.fitness)
-    return good & np.array([problem is None for problem in found], dtype=bool)
+    return _confirmed(rows, board, conflicts, solved, rule)

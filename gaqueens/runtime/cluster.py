@@ -9,12 +9,16 @@ the free memory its heap kept (allocator.give_back).
 
 On Dask the scheduler itself runs a lost worker's tasks again (up to its
 ``distributed.scheduler.allowed-failures``); a batch it gives up on (KilledWorker), or a
-scheduler that goes away, raises ClusterFailed. tests/test_faults.py kills a real worker.
+scheduler that goes away, raises ClusterFailed. A fault met in a batch (a plug-in's code
+raising SystemExit: core.errors.Ended) comes back as the batch's result and is raised here,
+as in a local worker, without the cluster logging a failed task. tests/test_faults.py kills a
+real worker.
 """
 
 from __future__ import annotations
 
 import itertools
+import traceback
 from typing import Iterator
 
 from gaqueens.core.errors import BadInput, Fault
@@ -36,8 +40,8 @@ class ClusterFailed(Fault):
 def connect(address: str, plugins=()):
     """A client of the Dask scheduler at ``address``, or Unreachable: within a few seconds
     when none answers, at once for an address that is not one, and when its workers run other
-    code than this process (gaqueens' own, manifest.code_identity, or the source of any of the
-    modules ``plugins``), as runs record this process's code."""
+    code than this process (gaqueens' own, manifest.code_identity, or the plug-in code of the
+    modules ``plugins``, gaqueens.runtime.plugin_code), as runs record this process's code."""
     try:
         from distributed import Client
         from distributed.comm.addressing import get_address_host_port
@@ -58,13 +62,15 @@ def connect(address: str, plugins=()):
             client.close()
             raise Unreachable(f"--scheduler {address}: its workers run other code ({theirs[0]}) "
                               f"than this sweep ({ours[0]}): install the same gaqueens there")
-        changed = [module for module in plugins if theirs[1][module] != ours[1][module]]
+        changed = sorted(module for module in {*theirs[1], *ours[1]}
+                         if theirs[1].get(module) != ours[1].get(module))
         if changed:
             client.close()
             module = changed[0]
             raise Unreachable(f"--scheduler {address}: its workers have other code of the plug-in "
-                              f"{module} (source digest {theirs[1][module]}) than this sweep "
-                              f"({ours[1][module]}): install the same {module} there")
+                              f"module {module} (source digest {theirs[1].get(module, 'none')}) "
+                              f"than this sweep ({ours[1].get(module, 'none')}): install the same "
+                              f"{module} there")
     return client
 
 
@@ -83,9 +89,13 @@ def dask_budget(client, given: int | None = None) -> tuple[int | None, str]:
 
 def run_on_worker(batch: Batch):
     """A batch and its results, computed on a Dask worker (allocator.raise_mmap_threshold
-    first, once a process)."""
+    first, once a process), or the batch and the fault it met (the module's docstring)."""
     allocator.raise_mmap_threshold()
-    return run_batch(batch)
+    try:
+        return run_batch(batch)
+    except Fault as fault:
+        fault.details = traceback.format_exc()
+        return batch, fault
 
 
 IN_FLIGHT = 2  # batches submitted to the cluster per worker thread, at most, at a time
@@ -136,6 +146,8 @@ def dask_cluster(batches: list[Batch], client, in_flight: int | None = None) -> 
                         f"the Dask scheduler {address} stopped answering while running "
                         f"{batch} ({type(error).__name__})") from None
                 del future  # the last reference: the cluster forgets its results
+                if isinstance(result[1], Fault):
+                    raise result[1]
                 completed.update(submit(1))
                 yield result
         if client.status == "running":  # the runs done: the workers give back what the

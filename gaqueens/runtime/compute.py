@@ -8,6 +8,12 @@ runs (a grid cell of the ga's settings) takes them from the store. Then the batc
 executor (this process, local worker processes, or a Dask cluster), and each batch's runs are
 checked by the independent verifier (gaqueens.runtime.claims) and committed in one
 transaction. Ctrl-C or SIGTERM stops it (Interrupted), every committed run kept.
+
+The folder's outputs stay as they were while the runs compute, and manifest.json with them
+(gaqueens.runtime.manifest, ``Sweep``): it names this sweep in its "since" once it is to store
+runs, so a sweep stopped at any point leaves a folder that verifies. Only when the runs the
+outputs describe are discarded (``fresh``) do the outputs go, the manifest then this sweep's
+own record with "outputs": null. The sweep's complete record is written with its outputs.
 """
 
 from __future__ import annotations
@@ -43,11 +49,13 @@ class Plan:
 
 
 def compute(store: Store, experiment: Experiment, plan: Plan,
-            starting: Callable[[bool, bool], None] = lambda elsewhere, new: None) -> None:
-    """Computes and stores the experiment's missing runs (see the module's docstring).
-    ``starting(elsewhere, new)`` is called once the runs start: whether they compute in other
-    processes, and whether any run is to be computed or copied (the outputs of the folder are
-    then out of date)."""
+            starting: Callable[[bool], None] = lambda elsewhere: None,
+            stale: Callable[[], None] = lambda: None) -> manifest.Sweep:
+    """Computes and stores the experiment's missing runs (see the module's docstring), and
+    returns this sweep's record, for the outputs. ``starting(elsewhere)`` is called once the
+    runs start, saying whether they compute in other processes; ``stale()`` removes the
+    folder's outputs, called when the runs they describe are discarded (or none are
+    described)."""
     settings = {entry.name: run_settings(entry) for entry in experiment.entries}
     differences = store.differences(settings)
     if differences and not plan.fresh:
@@ -56,59 +64,63 @@ def compute(store: Store, experiment: Experiment, plan: Plan,
         raise BadInput(f"{experiment.output}: its stored runs used other settings "
                        f"({lines[0]}{more}); add --fresh to discard those runs, or use another "
                        "--out")
-    store.discard(differences)
-    store.use(settings)
     codes = {entry.name: manifest.entry_code(entry.plugins) for entry in experiment.entries}
     tasks = experiment.tasks()
     others = other_code(store.codes(set(tasks)), codes)
+    if others and not plan.fresh and not plan.mixed_code:
+        raise BadInput(other_code_line(experiment.output, others, codes))
+    discarding = bool(differences) or bool(others and plan.fresh)
+    previous = manifest.read(experiment.output)
+    record = manifest.start(experiment, plan.argv, plan.executor)
+    record["code"] = codes
+    done = store.keys()
+    if previous is not None and done:  # the sweeps that made the runs kept
+        record["earlier"] = manifest.earlier(previous)
+    sweep = manifest.Sweep(experiment.output, record, previous,
+                           kept=manifest.describes_outputs(previous) and not discarding)
+    if not sweep.kept or any(task not in done for task in tasks):
+        with signals.held():  # named before any run is stored, and the outputs of
+            sweep.running()       # runs to be discarded (or of none) gone before those runs
+            if not sweep.kept:
+                stale()
+    store.discard(differences)
+    store.use(settings)
     if others and plan.fresh:
         store.discard_other_code(codes)
-    elif others and not plan.mixed_code:
-        raise BadInput(other_code_line(experiment.output, others, codes))
+    done = store.keys()
+    before = len(done)  # the runs of earlier sweeps, kept
+    if not before:
+        record.pop("earlier", None)
+    if others and not plan.fresh:
+        record["mixed_code"] = others  # the stored runs other code made, kept
     shared = experiment.shared()
-    done = store.keys()
-    for name, same in shared.items():  # runs of the same settings stored under its twin
-        store.copy_runs(same, name, {(b, s) for n, b, s in tasks
-                                     if n == name and (n, b, s) not in done})
-    done = store.keys()
-    todo = [task for task in tasks if task not in done]
-    computed = [task for task in todo if task[0] not in shared]
-    twins = "".join(f"; {name} has the settings of {same} and shares its runs"
-                    for name, same in shared.items())
-    plan.say(f"{experiment.name}: {len(tasks) - len(todo)} of {len(tasks)} runs stored, "
-             f"{len(computed)} to compute on {plan.executor}{twins}")
-    work = batches(experiment, computed, plan.workers, plan.budget)
-    results, elsewhere = _executor(work, plan.workers, plan.client)
     try:
-        record = manifest.start(experiment, plan.argv, plan.executor)
+        for name, same in shared.items():  # runs of the same settings stored under its twin
+            store.copy_runs(same, name, {(b, s) for n, b, s in tasks
+                                         if n == name and (n, b, s) not in done})
+        done = store.keys()
+        todo = [task for task in tasks if task not in done]
+        computed = [task for task in todo if task[0] not in shared]
         record["runs_stored_before"] = len(tasks) - len(todo)
+        twins = "".join(f"; {name} has the settings of {same} and shares its runs"
+                        for name, same in shared.items())
+        plan.say(f"{experiment.name}: {len(tasks) - len(todo)} of {len(tasks)} runs stored, "
+                 f"{len(computed)} to compute on {plan.executor}{twins}")
+        work = batches(experiment, computed, plan.workers, plan.budget)
         if any(batch.compiled for batch in work):  # the GA's generation in numba (batches.py)
             record["compiled"] = {"numba": manifest.version("numba")}
-        record["code"] = codes
-        earlier = manifest.read(experiment.output)
-        if earlier is not None and record["runs_stored_before"]:  # the sweeps that made them
-            record["earlier"] = manifest.earlier(earlier)
-        if others and not plan.fresh:
-            record["mixed_code"] = others  # the stored runs other code made, kept
-        starting(elsewhere, bool(todo) or earlier is None)
-        if todo or earlier is None:
-            manifest.write(experiment.output, record)
+        results, elsewhere = _executor(work, plan.workers, plan.client)
         try:
-            _store(store, results, len(computed), experiment, plan.progress, codes, shared)
-        except BaseException as error:
-            stopped = ("interrupted" if isinstance(error, (Interrupted, KeyboardInterrupt))
-                       else f"failed: {error}".splitlines()[0])
-            record.update(ended=manifest.now(), status=stopped)
-            try:
-                manifest.write(experiment.output, record)
-            except OSError:
-                pass  # the disk may be full: the store says what is done
-            raise
-    finally:
-        results.close()
-    if todo:
-        record.update(ended=manifest.now(), status="complete")
-        manifest.write(experiment.output, record)
+            starting(elsewhere)
+            _store(store, results, len(computed), experiment, plan.progress, codes, shared,
+                   done)
+        finally:
+            results.close()
+    except BaseException as error:
+        sweep.stopped(error, len(store.keys()) - before)
+        raise
+    record["runs_added"] = len(store.keys()) - before
+    return sweep
 
 
 def other_code_line(folder, others: dict[str, dict[str, int]], codes: dict[str, str]) -> str:
@@ -152,10 +164,12 @@ def _executor(work: list, workers: int, client):
 
 
 def _store(store, results, count: int, experiment: Experiment, progress: bool,
-           codes: dict[str, str], shared: dict[str, str]) -> None:
+           codes: dict[str, str], shared: dict[str, str], done: set) -> None:
     """Verifies and stores each batch of results as it arrives, under its entry's name and
     under the names of the entries that share its runs (``shared``: name -> the entry whose
-    runs it shares); SIGTERM interrupts it as Ctrl-C does (runtime/signals.py)."""
+    runs it shares) but where ``done`` (the keys stored before) has them already: a grid cell
+    that became the ga's twin keeps the runs it made as a cell of its own. SIGTERM interrupts
+    it as Ctrl-C does (runtime/signals.py)."""
     from tqdm import tqdm
 
     rules = entry_claims(experiment.entries)
@@ -168,7 +182,10 @@ def _store(store, results, count: int, experiment: Experiment, progress: bool,
                 check_batch(batch.name, rules[batch.name], batch.board, finished)
                 for name in [batch.name, *(twin for twin, same in shared.items()
                                            if same == batch.name)]:
-                    store.add(name, batch.algorithm.unit, batch.board, finished, codes[name])
+                    new = [(seed, result) for seed, result in finished
+                           if (name, batch.board, seed) not in done]
+                    if new:
+                        store.add(name, batch.algorithm.unit, batch.board, new, codes[name])
                 bar.update(len(finished))
                 stop.check()
             stop.check()

@@ -25,9 +25,9 @@ none back).
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import threading
-import time
 import traceback
 from collections import Counter, deque
 from multiprocessing.connection import wait
@@ -36,10 +36,11 @@ from typing import Iterable, Iterator
 from gaqueens.core.errors import Fault
 from gaqueens.runtime import allocator, signals
 from gaqueens.runtime.batches import Batch
-from gaqueens.runtime.workers import Workers, forks
+from gaqueens.runtime.execution import ending
+from gaqueens.runtime.workers import STOP_SECONDS, Workers, end, forks
 
 LOST_LIMIT = 3  # deaths of the same batch's worker before the sweep gives up
-STOP_SECONDS = 2.0  # workers are given this long to end on SIGTERM, then killed
+PER_CORE = 4  # worker processes a core, at most
 
 
 class WorkerLost(Fault):
@@ -62,9 +63,24 @@ def out_of_memory(batch: Batch, where: str) -> OutOfMemory:
                        "smaller boards, or give the workers more memory")
 
 
+def processes(asked: int, tasks: int, units: str = "runs") -> tuple[int, str | None]:
+    """The worker processes to start for ``tasks`` (runs, or a command's tasks: ``units`` says
+    which) when ``asked`` for: at most one a task and PER_CORE a core; and the line saying
+    so when that is fewer than asked (None otherwise)."""
+    cores = os.cpu_count() or 1
+    most = max(1, min(tasks, PER_CORE * cores))
+    if asked <= most:
+        return asked, None
+    why = (f"{PER_CORE} for each of this machine's {cores} cores (more would only share them)"
+           if PER_CORE * cores < tasks else f"one for each of the {tasks} {units}")
+    counted = f"{most} worker process{'es' if most > 1 else ''}"
+    return most, f"{asked} is more than the work can use: {counted}, {why}"
+
+
 def run_batch(batch: Batch):
-    """A batch and its results, computed here."""
-    return batch, batch.run()
+    """A batch and its results, computed here (a plug-in's SystemExit a fault: execution.ending)."""
+    with ending(f"the runs of {batch}"):
+        return batch, batch.run()
 
 
 def in_process(batches: Iterable[Batch]) -> Iterator:
@@ -102,9 +118,11 @@ def _serve(connection, inherited) -> None:
         except (EOFError, OSError):
             return
         try:
-            reply = (index, None, batch.run())
+            reply = (index, None, run_batch(batch)[1])
         except MemoryError:
             reply = (index, OUT_OF_MEMORY, None)  # no room, perhaps, for a traceback
+        except Fault as fault:  # named where it happened: sent as itself, with its traceback
+            reply = (index, traceback.format_exc(), fault)
         except Exception:
             reply = (index, traceback.format_exc(), None)
         try:
@@ -175,6 +193,9 @@ class _Pool:
                             held.remove(done)
                             if failure == OUT_OF_MEMORY:
                                 raise out_of_memory(batches[done], "in its worker process")
+                            if isinstance(results, Fault):  # the worker's own fault
+                                results.details = failure
+                                raise results
                             if failure:
                                 raise WorkerFailed(
                                     f"a run failed in its worker process: {batches[done]} "
@@ -220,16 +241,9 @@ class _Pool:
             self._start()
 
     def stop(self) -> None:
-        """Ends every worker: SIGTERM, then SIGKILL after STOP_SECONDS."""
-        for process, _ in self.workers.values():
-            if process.is_alive():
-                process.terminate()
-        deadline = time.monotonic() + STOP_SECONDS
-        for ours, (process, _) in self.workers.items():
-            process.join(max(0.0, deadline - time.monotonic()))
-            if process.is_alive():
-                process.kill()
-                process.join()
+        """Ends every worker: SIGTERM, then SIGKILL after STOP_SECONDS (workers.end)."""
+        end([process for process, _ in self.workers.values()])
+        for ours in self.workers:
             ours.close()
         self.workers.clear()
 

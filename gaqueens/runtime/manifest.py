@@ -1,9 +1,28 @@
-"""Provenance: what produced an output folder, in manifest.json beside the runs."""
+"""Provenance: what produced an output folder, in manifest.json beside the runs, and the code
+each run records (entry_code): gaqueens' own (code_identity) and the plug-in code it imports
+(gaqueens.runtime.plugin_code: a digest of each module's source file by module name), so that
+the same files give the same record from any working folder and a refusal names the module
+that changed.
+
+manifest.json speaks for the outputs beside it (runs.csv, summary.csv, summary.md,
+comparisons.csv, the plots, index.html). Its top level is the sweep that wrote them: its
+command, code, versions and times, "settings", the experiment whose runs the outputs describe
+(its boards, seeds, algorithms and reference), and "outputs", how many runs they describe, how
+many the store held then, and the files written. The store may hold more runs than the outputs
+describe (a narrower rerun: ``--seeds 1..5`` after ``--seeds 1..20``); "earlier" names, oldest
+first, the sweeps before it that stored runs still kept, and "since" the sweeps after it that
+stored runs but wrote no outputs (interrupted or failed), so that every stored run's command is
+named. Until a sweep's outputs are written, and while none describe stored runs (a first sweep,
+or one after ``--fresh`` discarded the runs they described), the top level is that sweep
+itself, with "outputs": null and its status (running, interrupted, failed).
+
+A sweep writes the manifest whole (gaqueens.core.files) while it computes (``Sweep``), and its
+complete record with its outputs, moved in together with them (gaqueens.reports.staged).
+"""
 
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import os
 import platform
@@ -14,7 +33,9 @@ from functools import cache
 from importlib import metadata
 from pathlib import Path
 
+from gaqueens.core.errors import Interrupted
 from gaqueens.core.files import write_text
+from gaqueens.runtime.plugin_code import plugin_code
 
 FILE = "manifest.json"
 
@@ -83,48 +104,20 @@ def code_identity() -> str:
     return text
 
 
-@cache
-def plugin_digest(module: str) -> str:
-    """A digest of the source of the plug-in module ``module`` (a user's operator, solver or
-    problem): every ``.py`` file of the top-level package it belongs to, or its own file when
-    it is a module of its own, by relative path and content, so that an edit anywhere in the
-    plug-in's package (a helper it calls included) changes it. "not found" when it cannot be
-    located. Read once a process, as the modules it runs were loaded once."""
-    top = module.split(".")[0]
-    try:
-        spec = importlib.util.find_spec(top)
-    except (ImportError, ValueError):
-        spec = None
-    if spec is None:
-        return "not found"
-    if spec.submodule_search_locations:  # a package: every source file under it
-        files = sorted((path.relative_to(root).as_posix(), path)
-                       for root in map(Path, spec.submodule_search_locations)
-                       for path in root.rglob("*.py") if "__pycache__" not in path.parts)
-    elif spec.origin and spec.origin.endswith(".py"):
-        files = [(Path(spec.origin).name, Path(spec.origin))]
-    else:
-        return "not found"
-    digest = hashlib.sha256()
-    for name, path in files:
-        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()[:12]
-
-
-PLUGIN = "; plug-in "  # what joins a plug-in's digest to the code that made a run
+PLUGIN = "; plug-in "  # what joins a plug-in module's digest to the code that made a run
 
 
 def entry_code(plugins) -> str:
     """The code that makes the runs of an entry whose plug-ins are the modules ``plugins``:
-    gaqueens' code (code_identity) and, for each plug-in, its name and source digest; what
-    every stored run of the entry records."""
-    return code_identity() + "".join(f"{PLUGIN}{module} {plugin_digest(module)}"
-                                     for module in sorted(set(plugins)))
+    gaqueens' code (code_identity) and the digest of each module of plug-in code its runs
+    import (plugin_code); what every stored run of the entry records."""
+    return code_identity() + "".join(f"{PLUGIN}{module} {digest}"
+                                     for module, digest in plugin_code(plugins).items())
 
 
 def code_change(stored: str, now: str) -> str:
     """What differs between the code that made stored runs and this sweep's (both as
-    entry_code writes them), in words: gaqueens' own, or which plug-in."""
+    entry_code writes them), in words: gaqueens' own, or which modules of plug-in code."""
     def parts(code):
         base, *plugins = code.split(PLUGIN)
         return base, dict(plugin.rpartition(" ")[::2] for plugin in plugins)
@@ -134,18 +127,19 @@ def code_change(stored: str, now: str) -> str:
     for module in sorted(set(old_plugins) | set(new_plugins)):
         before, after = old_plugins.get(module), new_plugins.get(module)
         if before is None:
-            said.append(f"plug-in {module} not used by the stored runs")
+            said.append(f"plug-in module {module} imported now, not by the stored runs' code")
         elif after is None:
-            said.append(f"plug-in {module} used by the stored runs, not now")
+            said.append(f"plug-in module {module} imported by the stored runs' code, not now")
         elif before != after:
-            said.append(f"plug-in {module} changed (source digest {before}, now {after})")
+            said.append(f"plug-in module {module} changed (source digest {before}, now {after})")
     return "; ".join(said) or "the same code"
 
 
 def worker_code(plugins) -> tuple[str, dict[str, str]]:
-    """What a worker process runs: gaqueens' code, and the digest of each plug-in as it finds
-    it there; called on each Dask worker before any run."""
-    return code_identity(), {module: plugin_digest(module) for module in plugins}
+    """What a worker process runs: gaqueens' code, and the plug-in code (plugin_code) of the
+    plug-in modules ``plugins`` as it finds it there; called on each Dask worker before any
+    run."""
+    return code_identity(), plugin_code(plugins)
 
 
 def start(experiment, argv: list[str] | None, executor: str) -> dict:
@@ -171,14 +165,73 @@ def start(experiment, argv: list[str] | None, executor: str) -> dict:
     }
 
 
-EARLIER = ("command", "executor", "started", "ended", "status", "runs_stored_before", "code")
+EARLIER = ("command", "executor", "started", "ended", "status", "runs_stored_before",
+           "runs_added", "code")
+
+
+def brief(record: dict) -> dict:
+    """A sweep's record in the few keys (EARLIER) that "earlier" and "since" keep of it."""
+    return {key: record.get(key) for key in EARLIER if key in record}
 
 
 def earlier(manifest: dict) -> list[dict]:
-    """The sweeps into a folder up to the one whose manifest this is, oldest first, each in a
-    few keys (EARLIER): a sweep that resumes keeps them beside its own, so that the manifest
-    names every command that made its runs."""
-    return [*manifest.get("earlier", []), {key: manifest.get(key) for key in EARLIER}]
+    """The sweeps into a folder up to the one whose manifest this is and those since it,
+    oldest first, each in a few keys (EARLIER), but those that stored no run (a rerun that
+    computed nothing): a sweep whose store keeps runs from before keeps them beside its own, so
+    that the manifest names every command that made its runs."""
+    chain = [*manifest.get("earlier", []), brief(manifest), *manifest.get("since", [])]
+    return [sweep for sweep in chain if sweep.get("runs_added", 1)]
+
+
+def describes_outputs(manifest: dict | None) -> bool:
+    """Whether ``manifest`` speaks for outputs in its folder: a complete sweep's (one from
+    before the key "outputs" existed included), not a sweep's that has written none yet."""
+    return (manifest is not None and manifest.get("status") == "complete"
+            and manifest.get("outputs", {}) is not None)
+
+
+class Sweep:
+    """This sweep's ``record`` (``start``'s, and what the computing adds) and what manifest.json
+    says while it computes and writes: with ``kept``, the outputs of ``previous`` (the folder's
+    manifest before it) stay, and the manifest is ``previous`` with this sweep added to its
+    "since"; else this sweep's record with "outputs": null. ``complete`` gives the record
+    written with its outputs."""
+
+    def __init__(self, folder, record: dict, previous: dict | None, kept: bool):
+        self.folder, self.record, self.previous, self.kept = Path(folder), record, previous, kept
+        self.named = False  # manifest.json names this sweep
+        self.written = False  # its outputs, and their manifest, are moved in
+
+    def _pending(self) -> dict:
+        if self.kept:
+            return {**self.previous, "since": [*self.previous.get("since", []),
+                                               brief(self.record)]}
+        return {**self.record, "outputs": None}
+
+    def running(self) -> None:
+        """Names this sweep in manifest.json, as running."""
+        write(self.folder, self._pending())
+        self.named = True
+
+    def stopped(self, error: BaseException, added: int, doing: str = "") -> None:
+        """Says in manifest.json that this sweep stopped by ``error`` having stored ``added``
+        runs (``doing``: where, such as " while writing its outputs"); nothing once its
+        outputs are written, or when the manifest does not name it."""
+        if self.written or not self.named:
+            return
+        status = (f"interrupted{doing}" if isinstance(error, (Interrupted, KeyboardInterrupt))
+                  else f"failed{doing}: {error}".splitlines()[0])
+        self.record.update(ended=now(), status=status, runs_added=added)
+        try:
+            write(self.folder, self._pending())
+        except OSError:
+            pass  # the disk may be full: the store says what is done
+
+    def complete(self, runs: int, stored: int, files: list[str]) -> dict:
+        """The record written with the outputs: they describe ``runs`` runs of the ``stored``
+        in the store, in ``files``."""
+        return {**self.record, "ended": now(), "status": "complete",
+                "outputs": {"runs": runs, "stored": stored, "files": sorted(files)}}
 
 
 def write(folder: Path, manifest: dict) -> None:

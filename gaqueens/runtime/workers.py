@@ -17,6 +17,11 @@ without waiting, so that a worker done with its tasks ends and frees its core an
 ``alive`` counts the forked processes still running. Elsewhere the tasks go to a pool of
 spawned processes (multiprocessing.Pool), and with fewer than two workers they run here, when
 their results are asked for. Results are asked for before the context ends.
+
+Ctrl-C is the parent's to handle; SIGTERM, which the parent sends its processes as the context
+ends, ends a process by SystemExit where it is, so that a task writing a file removes its
+partial file first (runtime/signals.py). What works beside the processes and must stop with
+them when the context ends by an exception (the plots' processes) says so with ``ending``.
 """
 
 from __future__ import annotations
@@ -26,11 +31,29 @@ import multiprocessing
 import pickle
 import sys
 import threading
+import time
 import traceback
 from contextlib import contextmanager
 from multiprocessing.connection import wait
 
 from gaqueens.runtime import allocator, signals
+
+
+STOP_SECONDS = 2.0  # a process is given this long to end on SIGTERM, then killed
+
+
+def end(processes) -> None:
+    """Ends ``processes`` and joins them: SIGTERM, then SIGKILL for any still running
+    STOP_SECONDS later (one busy in a long call that Python cannot interrupt)."""
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    deadline = time.monotonic() + STOP_SECONDS
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+        if process.is_alive():
+            process.kill()
+            process.join()
 
 
 def forks() -> bool:
@@ -70,6 +93,7 @@ class Workers:
         self.pool = None
         self.pending: list = []  # the pool's AsyncResult per job
         self.failed: dict[int, Exception] = {}  # per job: the first of its tasks' exceptions
+        self.closers: list = []  # what stops with the processes on an exception (``ending``)
         self.started = self.ended = False
 
     def later(self, function, tasks):
@@ -93,7 +117,8 @@ class Workers:
         if not self.workers or not order:
             return
         if not forks():
-            self.pool = multiprocessing.get_context("spawn").Pool(self.workers)
+            self.pool = multiprocessing.get_context("spawn").Pool(
+                self.workers, initializer=signals.worker, initargs=(True,))
             self.pending = [self.pool.starmap_async(function, tasks, chunksize=1)
                             for function, tasks in self.jobs]
             return
@@ -113,7 +138,7 @@ class Workers:
     def _serve(self, writer, taken, order) -> None:
         """A forked worker: takes the next task not yet taken, sends its result, until none is
         left."""
-        signals.worker()  # the parent handles Ctrl-C
+        signals.worker(tidy=True)  # the parent handles Ctrl-C; SIGTERM: SystemExit here
         for other in self.readers:  # the pipes of the workers forked before this one
             other.close()
         while True:
@@ -179,18 +204,27 @@ class Workers:
             else:
                 self.failed.setdefault(done, value)
 
+    def ending(self, close) -> None:
+        """Calls ``close()`` as the context ends by an exception, before the processes end."""
+        self.closers.append(close)
+
     def __enter__(self) -> "Workers":
         return self
 
-    def __exit__(self, *exc) -> None:
-        for process in self.processes:
-            if process.is_alive():
-                process.terminate()
-            process.join()
+    def __exit__(self, kind, *exc) -> None:
+        try:
+            for close in self.closers if kind is not None else ():
+                close()
+        finally:
+            self._end()
+
+    def _end(self) -> None:
+        end(self.processes)
         for reader in self.readers:
             reader.close()
         self.ended = True  # and what the tasks and their results held let go
         self.processes, self.readers, self.jobs, self.results = [], [], [], []
+        self.closers = []
         if self.pool is not None:
             self.pool.terminate()
             self.pool.join()

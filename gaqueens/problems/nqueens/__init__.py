@@ -5,8 +5,9 @@ A genome is a placement: entry r is the column of the queen in row r, a permutat
 pairs of queens that attack each other.
 
     fitness.py         the GA's batched fitness by two measures, counting its evaluations
-    swaps.py           a swap child's fitness from its parent's diagonal counts (the batched GA)
-    generation_kernel.py  the batched GA's whole generation compiled, for large sweeps
+    swaps.py           a swap child's fitness from its parent's diagonal counts, for the GA
+    generation_kernel.py  the GA's generation of the published family compiled, for large
+                       sweeps
     verifier.py        the independent verifier, which imports nothing of what makes answers
     facts.py           random placements' mean conflicts, known solution counts, the drawing
     counting.py        every solution counted (and its compiled kernel, counting_kernel.py)
@@ -15,8 +16,6 @@ pairs of queens that attack each other.
 """
 
 from __future__ import annotations
-
-from functools import partial
 
 import numpy as np
 
@@ -36,7 +35,6 @@ class NQueens(Problem):
     genome_label = "placement"
     picture = "queens"
     trace_example = "n_queens"  # genoxide's
-    incremental = True
 
     def evaluate(self, size: int, genomes: np.ndarray, measure: str) -> np.ndarray:
         return Conflicts(size, measure)(np.asarray(genomes))
@@ -46,6 +44,11 @@ class NQueens(Problem):
 
     def reject(self, size, solution, conflicts, solved, solved_at, measure):
         return verifier.rejection(solution, size, conflicts, solved, solved_at, measure)
+
+    def reject_many(self, size, rows, conflicts, solved, solved_at, measure):
+        """``reject`` of every row at once: the verifier's rejection_rows, the very function
+        ``reject`` applies to one."""
+        return verifier.rejection_rows(rows, size, conflicts, solved, solved_at, measure)
 
     def measured(self, size: int, solution, measure: str) -> int:
         if measure == "pairs":
@@ -71,16 +74,17 @@ class NQueens(Problem):
     def drawing(self, solution) -> str:
         return facts.drawing(solution)
 
-    def swaps(self, size: int, measure: str, runs: int):
-        from gaqueens.problems.nqueens.swaps import RunsFitness
+    def ga_swaps(self, size: int, measure: str):
+        """The GA's swap fitness for the published family (gaqueens.ga.generation)."""
+        from gaqueens.problems.nqueens.swaps import SwapConflicts
 
-        return RunsFitness(size, measure, runs)
+        return SwapConflicts(size, measure)
 
-    def compiled(self, size: int, measure: str, scheme: str, ties: str):
+    def ga_compiled(self, size: int, measure: str, scheme: str, ties: str):
+        """The GA's generation of the published family, compiled (gaqueens.ga.generation)."""
         from gaqueens.problems.nqueens import generation_kernel  # numba, the kernel loaded
 
-        return partial(generation_kernel.generation, n=size, scheme=scheme, ties=ties,
-                       measure=measure)
+        return generation_kernel.Generation(size, measure, scheme, ties)
 
 
 PROBLEM = PROBLEMS.register("nqueens", NQueens(), place="gaqueens.problems.nqueens.NQueens")

@@ -1,26 +1,23 @@
-"""The batched GA's whole generation on N-Queens, compiled by numba: what
-gaqueens.ga.batched.step does in a few dozen numpy calls, done row by row in one call
+"""The GA's generation of the published family on N-Queens, compiled by numba: what
+gaqueens.ga.generation.step does in numpy for those settings, done row by row in one call
 (``ga.run_many(..., compiled=True)``; a sweep asks for it when it is large, by the rule of
-gaqueens.runtime.batches).
+gaqueens.runtime.batches). ``Generation`` is what NQueens.ga_compiled gives the GA (the
+protocol is gaqueens.ga.generation's).
 
-The same generation, number for number: each child's parent is the first drawn of the lowest
-fitness among its entrants (or the uniform pick), its swap the drawn positions, its fitness its
-parent's plus the change of the swap, from the parent's diagonal counters (the layout and the
-formulas of gaqueens.problems.nqueens.swaps.SwapConflicts, both measures); the survivors are
-the first mu of a stable sort of the pool, children first or the population first on ties
-(mu+lambda: a merge of the children, sorted stably, with the population, which is sorted), or
-of the children (mu,lambda). The genomes do not move: ``slots`` says which row of its run's
-mu holds each rank, and a surviving child is made from its parent's row in a row that a
-dropped member leaves; a child of a dropped member is made aside first, and copied in once
-every child has been made, so it costs two row copies (under mu,lambda every child does).
-Moving the survivors instead, a row copied per survivor (as numpy's generation does), cost
-55 ns per evaluation against 35 with slots: one generation of 100 rows on board 128, late in
-its runs, timed alone. Making such a child in its parent's own row instead saves the copies
-but its bookkeeping cost more than they did (mu,lambda on board 32: 96 against 86 ns per
-evaluation of the whole run). tests/test_batched.py runs the whole family both ways against
-the general engine. It lives with the counters it reads because numba keys a kernel's cache
-on its own file's source (gaqueens.core.jit). Rows are copied by loops: numba's slice copies
-cost some ten times more.
+The same generation, number for number, from the same draws: each child's parent is the first
+drawn of the lowest fitness among its entrants (or the uniform pick), its swap the drawn
+positions, its fitness its parent's plus the change of the swap, from the parent's diagonal
+counters (a row of n + 4n cells per genome: its columns, then the queens on each falling
+diagonal r - c at r - c + n - 1 and each rising r + c at r + c + 2n, the layout of
+gaqueens.problems.nqueens.fitness.Conflicts.counts); the survivors are the first mu of a
+stable sort of the pool, children first or the population first on ties (mu+lambda: a merge
+of the children, sorted stably, with the population, which is sorted), or of the children
+(mu,lambda). The genomes do not move: ``slots`` says which row of its run's mu holds each
+rank, and a surviving child is made from its parent's row in a row that a dropped member
+leaves; a child of a dropped member is made aside first, and copied in once every child has
+been made. tests/test_numpy_engine.py runs the family both ways. It lives with the counters it
+reads because numba keys a kernel's cache on its own file's source (gaqueens.core.jit). Rows
+are copied by loops, which numba compiles to less than its slice copies.
 
 Importing this module compiles the kernel for its three types of counters, or reads it from
 numba's cache; ga.run_many imports it before a batch's clock starts, so that no run's seconds
@@ -34,17 +31,39 @@ import numpy as np
 from numba import types
 
 from gaqueens.core.jit import kernel
+from gaqueens.problems.nqueens.fitness import Conflicts
 
 SCHEMES = {("mu,lambda", "offspring-first"): 0, ("mu,lambda", "parents-first"): 0,
            ("mu+lambda", "offspring-first"): 1, ("mu+lambda", "parents-first"): 2}
 MEASURES = {"pairs": 0, "excess": 1}
 
 
-def generation(cells, values, slots, entered, first, second, evaluations, best, best_value, *,
-               n: int, scheme: str, ties: str, measure: str) -> None:
-    """One generation of every run, in place (see _generation)."""
-    _generation(cells, values, slots, entered, first, second, n, SCHEMES[scheme, ties],
-                MEASURES[measure], evaluations, best, best_value)
+class Generation:
+    """The compiled generation of one board, measure, scheme and tie rule. Its state is a
+    batch's (cells, slots): the genomes and their counters, a row each, mu rows a run, and
+    which of a run's rows holds each rank."""
+
+    def __init__(self, n: int, measure: str, scheme: str, ties: str):
+        self.n, self.measure = n, measure
+        self.scheme, self.code = SCHEMES[scheme, ties], MEASURES[measure]
+
+    def start(self, genomes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        runs, mu, n = genomes.shape
+        cells = np.empty((runs * mu, 5 * n), dtype=genomes.dtype)
+        cells[:, :n] = genomes.reshape(-1, n)
+        cells[:, n:] = Conflicts(n, self.measure).counts(genomes.reshape(-1, n))
+        return cells, np.tile(np.arange(mu), (runs, 1))
+
+    def advance(self, state, values, entrants, first, second, evaluations, best,
+                best_value) -> None:
+        cells, slots = state
+        _generation(cells, values, slots, entrants, first, second, self.n, self.scheme,
+                    self.code, evaluations, best, best_value)
+
+    @staticmethod
+    def keep(state, going: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        cells, slots = state
+        return cells[np.repeat(going, slots.shape[1])], slots[going]
 
 
 @kernel(nogil=True)
@@ -99,7 +118,7 @@ def _make_child(new, target, cells, source, n, i, j):
 
 
 def _signatures() -> list[tuple]:
-    """_generation's argument types, for each type of counters (gaqueens.ga.batched._small):
+    """_generation's argument types, for each type of counters (gaqueens.ga.numpy_engine.small):
     the draws as any view (numba compiles each layout apart, and a batch's draws are views of
     a window), the rest contiguous, as the batch makes them."""
     def array(kind, dims, layout="C"):
@@ -149,7 +168,7 @@ def _survivors(values, slots, r, child_values, order, lam, scheme, kept_values, 
 @kernel(nogil=True, signatures=_signatures())
 def _generation(cells, values, slots, entered, first, second, n, scheme, measure, evaluations,
                 best, best_value):
-    """A generation of every row, in place, from the raw draws (gaqueens.ga.draws):
+    """A generation of every row, in place, from the draws (gaqueens.ga.generation):
     ``entered`` (rows, lambda, entrants) the ranks of the parents' entrants, ``first`` and
     ``second`` (rows, lambda) the swaps' positions, the second drawn among the n - 1 others
     than the first; ``values`` and ``slots`` (rows, mu) each row's fitness, sorted, and the

@@ -1,7 +1,7 @@
-"""The batched engine's fitness: a swap child's conflicts from its parent's diagonal counts
-(a swap touches at most eight diagonals) instead of a recount, and the evaluations counted per
-run (gaqueens/ga/batched.py). tests/test_swap_conflicts.py checks them against
-the N-Queens Conflicts, the full count."""
+"""A swap child's conflicts from its parent's diagonal counts (a swap touches at most eight
+diagonals) instead of a recount: what NQueens.ga_swaps gives the GA's numpy step for the
+published family (gaqueens.ga.generation says what it is). tests/test_swap_conflicts.py checks
+it against the N-Queens Conflicts, the full count."""
 
 from __future__ import annotations
 
@@ -37,7 +37,8 @@ class SwapConflicts:
     the falling left by the queens of rows i and j, the rising left, the falling entered and
     the rising entered; ``change`` the change of the measure from those counters' counts;
     ``move`` makes the swaps in a flat array of counters. tests/test_swap_conflicts.py checks
-    them against Conflicts on random permutations and swaps (hypothesis).
+    them against Conflicts on random permutations and swaps (hypothesis). ``counts`` gives a
+    genome's counters.
     """
 
     def __init__(self, n: int, measure: str = "pairs"):
@@ -45,17 +46,19 @@ class SwapConflicts:
             raise ValueError(f"measure must be one of {', '.join(FITNESSES)}, got {measure!r}")
         self.n, self.measure = n, measure
         self.conflicts = Conflicts(n, measure)
-        # four counts of at most n each, summed in the smallest type holding them (int16
-        # summed three times as fast as int64 for a hundred runs' children, measured)
+        # four counts of at most n each, summed in the smallest type holding them
         self.sum_type = np.int16 if 4 * n < 2**15 else np.int64
         # the change's 4, and 6 for two queens that attack each other: looked up by ``attack``,
         # one call where np.where(attack, 6, 4) took two
         self.constant = np.array([4, 6], dtype=self.sum_type)
 
+    def counts(self, genomes: np.ndarray) -> np.ndarray:
+        """Each genome's diagonal counters, a row of 4n each (Conflicts.counts)."""
+        return self.conflicts.counts(genomes)
+
     def diagonals(self, positions: np.ndarray, columns: np.ndarray, offset=0) -> np.ndarray:
-        """The eight counters of each swap (8, ...), plus ``offset``. ``positions`` may be
-        given as where the two entries are in a flat array, and ``offset`` then says where a
-        genome's counters start, relative to its first entry."""
+        """The eight counters of each swap (8, ...), plus ``offset``: where each genome's
+        counters start in a flat array of them."""
         falling = positions + (offset + self.n - 1)
         rising = falling + (self.n + 1)
         columns = columns.astype(falling.dtype)  # one cast: a ufunc mixing types costs more
@@ -100,8 +103,7 @@ class SwapConflicts:
         flat[diagonals[1::2]] += signs
 
 
-FEW_SWAPS = 80  # below this, move's one np.add.at beats its two fancy-indexed sums (numpy
-# 2.4: 3 against 7 µs for 30 swaps, 10 against 9 for 100, 28 against 20 for 400)
+FEW_SWAPS = 80  # below this, move's one np.add.at costs less than its two fancy-indexed sums
 
 
 @cache
@@ -111,49 +113,3 @@ def _signs(dtype: np.dtype, ndim: int, rows: int = 1) -> np.ndarray:
     the eight counters of both rows."""
     return np.repeat(np.array([-1, -1, 1, 1]), rows).astype(dtype).reshape(
         4 * rows, *[1] * (ndim - 1))
-
-
-class RunsFitness:
-    """The GA's fitness for several runs at once (gaqueens.ga.batched), counting per run as
-    Fitness counts for one: ``evaluations[r]`` is the genomes scored for the run in place r.
-    ``whole`` scores whole genomes and gives the state kept beside each (its ``state_width``
-    diagonal counters); ``touched`` names the counters of swaps, ``children`` scores swap
-    children from their parents' counters (SwapConflicts), ``move`` makes the swaps in the
-    counters; ``keep`` drops the runs that ended, as the runs' arrays drop them; ``largest``
-    is a bound of the measure (the engine sorts on keys made of it). It is what
-    the N-Queens problem's ``swaps`` gives (gaqueens.problems)."""
-
-    def __init__(self, n: int, measure: str, runs: int):
-        self.swaps = SwapConflicts(n, measure)
-        self.evaluations = np.zeros(runs, dtype=np.int64)
-        self.state_width = 4 * n  # the diagonal counters kept beside each genome
-        self.largest = n * n  # no genome's measure is above it (pairs: below n(n - 1))
-
-    def touched(self, entries: np.ndarray, columns: np.ndarray, offset: int) -> np.ndarray:
-        """The counters a swap changes (SwapConflicts.diagonals), where genomes and their
-        counters lie side by side in a flat array and a genome's counters start ``offset``
-        after its first entry."""
-        return self.swaps.diagonals(entries, columns, offset)
-
-    def move(self, flat: np.ndarray, touched: np.ndarray) -> None:
-        """Makes the swaps in the counters of ``flat`` (SwapConflicts.move)."""
-        self.swaps.move(flat, touched)
-
-    def whole(self, genomes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The fitness (runs, k) and the diagonal counters (runs * k, 4n) of genomes of shape
-        (runs, k, n)."""
-        count, k, n = genomes.shape
-        self.evaluations += k
-        conflicts = self.swaps.conflicts
-        counts = conflicts.counts(genomes.reshape(count * k, n))
-        return conflicts.measured(counts).reshape(count, k), counts
-
-    def children(self, parent_values, counts, diagonals) -> np.ndarray:
-        """The fitness of swap children (runs, k), from their parents' fitness (runs, k) and
-        the counts (8, runs, k) of their swaps' ``diagonals``."""
-        self.evaluations += parent_values.shape[1]
-        return parent_values + self.swaps.change(counts, diagonals)
-
-    def keep(self, running: np.ndarray) -> None:
-        """Keeps the counts of the runs in places ``running`` (a mask), in their order."""
-        self.evaluations = self.evaluations[running]

@@ -1,2 +1,2 @@
-"""A tiny gaqueens plug-in: a solver (solver.py), a mutation (operators.py) and a problem
-(problem.py)."""
+"""A tiny gaqueens plug-in: an N-Queens solver (solver.py), a mutation (operators.py), a problem
+(problem.py) and a solver of that problem (interval_search.py)."""
