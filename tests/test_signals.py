@@ -1,6 +1,6 @@
 """Ctrl-C and SIGTERM at any moment of any command: exit 130, one line, no partial file left
 behind, earlier outputs intact (README, "Commands"; gaqueens/cli.py, runtime/signals.py,
-core/files.py, reports/ioh.py, reports/drawing.py).
+core/files.py, reports/ioh.py).
 
 Each command runs in a process of its own, in a session of its own, with one function wrapped
 (HOOK): the first call whose arguments name a given thing sends the signal first, to the
