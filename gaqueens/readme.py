@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from gaqueens.reports.compare import SAME, effect_text
 from gaqueens.reports.tables import markdown, number, seconds_text, verdict_text
 
 
@@ -92,9 +93,15 @@ def _by_board(summary: pd.DataFrame, cell, verdicts=None) -> str:
 
 
 def _verdict(row) -> str:
+    """A comparison, the effect first: "; 1.17 x ga (0.92 to 1.42): no difference detected
+    (Holm p 0.43)"."""
     if row.verdict in ("more", "fewer"):
-        return f"; **{row.verdict}** (Holm p {row.p_holm:.1g})"
-    return f"; no difference detected (Holm p {row.p_holm:.2g})"
+        said = f"**{row.verdict}** (Holm p {row.p_holm:.1g})"
+    elif row.verdict == SAME:
+        said = f"{SAME} (Holm p {row.p_holm:.2g})"
+    else:  # too few runs (n)
+        said = row.verdict
+    return f"; {effect_text(row)}: {said}"
 
 
 def ablation(results: Path) -> str:
@@ -107,7 +114,8 @@ def ablation(results: Path) -> str:
 
 
 def baselines(results: Path) -> str:
-    """Per board and algorithm: median processor time, median work in its unit, solved runs."""
+    """Per board and algorithm: median processor time per run, median work in its unit,
+    solved runs."""
     summary = _summary(results, "baselines")
     if summary is None:
         return _missing("baselines")
@@ -124,9 +132,10 @@ def scaling(results: Path) -> str:
     summary = _summary(results, "scaling")
     if summary is None:
         return _missing("scaling")
-    from gaqueens.reports.tables import MIN_SECONDS, exponent_text, growth
+    from gaqueens.reports.growth import MIN_SECONDS, exponent_text, growth
 
-    fits = growth(summary).set_index("algorithm")
+    fits = growth(summary)
+    fits = fits[fits["measure"] == "time"].set_index("algorithm")
     rows = []
     for name, group in summary.groupby("algorithm", sort=False):
         solved = group[group["solved"] == group["runs"]]
@@ -138,7 +147,7 @@ def scaling(results: Path) -> str:
             "its median time": "" if largest is None else seconds_text(largest.median_seconds),
             "median time grows as (95% CI)": (
                 f"too few boards of {MIN_SECONDS * 1e3:.0f} ms or more" if fit is None
-                else exponent_text(fit.seconds_exponent, fit.seconds_low, fit.seconds_high)),
+                else exponent_text(fit.exponent, fit.low, fit.high)),
             "fitted over boards": "" if fit is None else f"{fit.boards} ({fit.fitted} sizes)",
         })
     return markdown(pd.DataFrame(rows))

@@ -285,23 +285,6 @@ def test_a_worker_held_back_starts_forked_once_the_other_thread_ends(tmp_path):
     assert pooled == alone
 
 
-def test_plots_are_drawn_here_while_another_thread_runs():
-    from gaqueens.reports.drawing import Drawing
-
-    drawn_by = []
-    stop = threading.Event()
-    beside = threading.Thread(target=stop.wait)
-    beside.start()
-    try:
-        drawing = Drawing()
-        drawing.add([(lambda: drawn_by.append(os.getpid()),)])
-        drawing.wait()
-    finally:
-        stop.set()
-        beside.join()
-    assert drawn_by == [os.getpid()]  # not in a forked child, which a thread's locks could hang
-
-
 # ---- the disk fills ---------------------------------------------------------------------------
 
 # A sweep under a file size limit (RLIMIT_FSIZE), SIGXFSZ ignored so that a write past it fails

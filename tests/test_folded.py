@@ -10,6 +10,11 @@ from gaqueens.reports import folded, runtimes, tables
 from gaqueens.runtime.store import Store, read_traces
 from gaqueens.sweep import main
 
+
+def levels(board, measure):
+    """The fixed targets of N-Queens (gaqueens/reports/runtimes.py)."""
+    return runtimes.target_levels("nqueens", board, measure)
+
 EXPERIMENT = """\
 boards: [8, 16]
 seeds: {first: 1, last: 25}
@@ -61,12 +66,11 @@ def test_the_folded_store_gives_the_numbers_of_all_the_traces_at_once(stored):
                              expected[line.algorithm, line.board]):
             assert np.array_equal(got, want)
     pairs = runtimes.runtimes(traces)
-    groups = dict(ours.runtimes())
+    groups = {key: times for key, _, times in ours.runtimes(levels)}
     assert set(groups) == set(expected)
-    for (name, board), (levels, times) in groups.items():
+    for (name, board), times in groups.items():
         want = pairs[(pairs["algorithm"] == name) & (pairs["board"] == board)]
-        assert levels == want["target"].max()
-        assert np.array_equal(np.sort(times), np.sort(want["runtime"].to_numpy()))
+        assert np.array_equal(times, want["runtime"].to_numpy())
     assert tables._initial_pairs(ours.first_rows()) == tables._initial_pairs(traces)
 
 
@@ -81,10 +85,9 @@ def test_a_group_of_two_fitness_measures_gives_each_run_its_own_targets_in_run_o
         traces.loc[excess, column] = traces.loc[excess, column] // 2
     pairs = runtimes.runtimes(traces)
     assert pairs.groupby("seed")["target"].max().nunique() > 1  # the two measures' levels differ
-    for (name, board), (top, times) in folded.from_frame(traces).runtimes():
-        want = pairs[(pairs["algorithm"] == name) & (pairs["board"] == board)]
-        first_seed = traces.loc[traces["algorithm"] == name, "seed"].iloc[0]
-        assert top == want.loc[want["seed"] == first_seed, "target"].max()
+    for (name, board), measure, times in folded.from_frame(traces).runtimes(levels):
+        want = pairs[(pairs["algorithm"] == name) & (pairs["board"] == board)
+                     & (pairs["seed"] % 2 == (measure == "pairs"))]
         assert np.array_equal(times, want["runtime"].to_numpy())
 
 
@@ -94,7 +97,7 @@ def test_folded_lines_come_in_the_given_order_boards_ascending(stored):
     keys = [(line.algorithm, line.board) for line in ours.convergence()]
     assert keys == [("small", 8), ("small", 16), ("ga", 8), ("ga", 16), ("short", 8),
                     ("short", 16)]
-    assert [key for key, _ in ours.runtimes()] == keys == ours.keys()
+    assert [key for key, _, _ in ours.runtimes(levels)] == keys == ours.keys()
 
 
 def test_only_the_given_runs_are_folded(stored):
@@ -155,41 +158,6 @@ def test_a_frame_of_traces_folds_as_the_store_does(stored):
     pd.testing.assert_frame_equal(ours.first_rows(), again.first_rows())
 
 
-def test_an_ecdf_of_distinct_steps_differs_from_a_step_per_value_in_antialiasing_only():
-    """plots._ecdf draws a line of more than DISTINCT_ABOVE values a step per distinct value:
-    the picture of a step per value, but for a fraction of a shade in a few pixels."""
-    import io
-
-    import matplotlib.image
-    from matplotlib.figure import Figure
-
-    from gaqueens.reports import plots
-
-    count = plots.DISTINCT_ABOVE * 2
-    rng = np.random.default_rng(1)
-    values = rng.integers(1, 60, count) * 20.0
-    solved = rng.random(count) < 0.9
-    assert solved.sum() > plots.DISTINCT_ABOVE
-
-    def png(draw) -> np.ndarray:
-        figure = Figure(figsize=(4, 3))
-        axes = figure.subplots()
-        draw(axes)
-        axes.set_xscale("log")
-        buffer = io.BytesIO()
-        figure.savefig(buffer, format="png", dpi=80)
-        buffer.seek(0)
-        return matplotlib.image.imread(buffer)
-
-    def each(axes):
-        x = np.sort(values[solved])
-        axes.step(np.r_[x[0], x], np.r_[0, np.arange(1, len(x) + 1) / count], where="post")
-
-    difference = np.abs(png(lambda axes: plots._ecdf(axes, values, solved, count))
-                        - png(each)).max(axis=2)
-    assert (difference > 0).mean() < 0.002 and difference.max() <= 0.25
-
-
 def test_a_group_folded_in_chunks_gives_the_numbers_of_one_fold(monkeypatch):
     rng = np.random.default_rng(3)
     runs = [np.minimum.accumulate(rng.integers(0, 9, rng.integers(1, 30))) for _ in range(40)]
@@ -199,11 +167,12 @@ def test_a_group_folded_in_chunks_gives_the_numbers_of_one_fold(monkeypatch):
         ours = folded.Folded()
         for seed, (best, final) in enumerate(zip(runs, finals), start=1):
             ours.add("ga", 8, seed, trace(best.tolist()), final=final)
-        return ours.convergence()[0], dict(ours.runtimes())[("ga", 8)]
+        (_, _, times), = ours.runtimes(levels)
+        return ours.convergence()[0], times
 
     whole_line, whole_times = fold()
     monkeypatch.setattr(folded, "CHUNK", 7)
     line, times = fold()
     for name in ("evaluations", "low", "median", "high"):
         assert np.array_equal(getattr(line, name), getattr(whole_line, name))
-    assert whole_times[0] == times[0] and np.array_equal(whole_times[1], times[1])
+    assert np.array_equal(whole_times, times)

@@ -40,7 +40,22 @@ def test_each_cell_is_measured_against_the_ga_on_its_board():
     assert table[table["board"] == 16]["ratio"].isna().all()  # the ga unsolved: no ratio
     best = sensitivity.best_cells(table, summary, None)
     assert best["best cell"].tolist() == ["population=5,select.tournament=2", names[0]]
-    assert best["ratio to the ga"].tolist() == ["0.50", ""]
+    assert best["ratio to the ga (95% CI)"].tolist() == ["0.50", ""]
+
+
+def test_a_setting_varies_with_the_others_held_at_the_gas_values_or_else_the_best_cells():
+    """No spaghetti: one line per board in each panel (issue 48). With the ga's values in the
+    grid they hold the other settings; without them (a grid with no ga, as sweep-100k's), the
+    best cell's on the largest board do."""
+    names = [name for name, _ in GRID.cells]
+    summary = summary_of({**{(name, 8): m for name, m in zip(names, [50, 80, 100, 200])},
+                          **{(name, 16): m for name, m in zip(names, [900, 300, 500, 400])}})
+    table = sensitivity.cells(summary, GRID, None)
+    assert sensitivity.held(table, GRID, {"population": 20, "select.tournament": 2}) == {
+        "population": 20, "select.tournament": 2}
+    assert sensitivity.held(table, GRID, {}) == {"population": 5, "select.tournament": 3}
+    along = sensitivity._line_rows(table, GRID, "population", {"select.tournament": 3})
+    assert set(along["algorithm"]) == {names[1], names[3]}
 
 
 def test_a_grid_sweep_draws_its_sensitivity_and_names_its_best_cells(tmp_path):

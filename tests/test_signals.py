@@ -1,6 +1,6 @@
 """Ctrl-C and SIGTERM at any moment of any command: exit 130, one line, no partial file left
 behind, earlier outputs intact (README, "Commands"; gaqueens/cli.py, runtime/signals.py,
-core/files.py, reports/ioh.py, reports/drawing.py).
+core/files.py, reports/ioh.py).
 
 Each command runs in a process of its own, in a session of its own, with one function wrapped
 (HOOK): the first call whose arguments name a given thing sends the signal first, to the
@@ -170,17 +170,17 @@ def test_a_sweep_interrupted_while_it_writes_its_tables_leaves_them_whole(tmp_pa
 
 @linux
 @pytest.mark.parametrize("name, whom", [("SIGTERM", "main"), ("SIGINT", "group")])
-def test_a_sweep_interrupted_while_a_plot_draws_in_its_process_leaves_no_partial_plot(
+def test_a_sweep_interrupted_while_a_plot_draws_leaves_no_partial_plot(
         tmp_path, swept, name, whom):
-    """SIGTERM to the sweep while a forked process draws ecdf.png (the process then waits to
-    be ended), or Ctrl-C to them all: the sweep ends the plots' processes, each removing its
-    partial file, and none outlives it (reports/drawing.py)."""
+    """SIGTERM to the sweep while it draws ecdf.png (in its own process: reports/outputs.py),
+    or Ctrl-C to it and its workers: the partial file is removed, and no process outlives
+    it."""
     out = copy(swept, tmp_path)
     done, hooked = interrupt(tmp_path, "os:replace", "ecdf.png", name, "sweep",
                              experiment_file(tmp_path, TINY), "--out", out, "--workers", "1",
                              "--quiet", whom=whom)
     interrupted_in_one_line(done, STORED)
-    assert hooked == "child"  # the signal came while a forked process drew
+    assert hooked == "main"  # the signal came while the sweep's own process drew
     assert partials(out) == []
     assert left_running(str(out)) == []
 

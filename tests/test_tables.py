@@ -1,5 +1,5 @@
 """Summaries, bootstrap intervals, the reproduction verdict and its power, the expected running
-time, and the growth fit, on hand-built runs (rules: gaqueens/reports/tables.py and
+time, on hand-built runs (rules: gaqueens/reports/tables.py and
 gaqueens/reports/resampling.py)."""
 
 import math
@@ -119,68 +119,13 @@ def test_an_interval_reaching_unsolved_runs_is_open_ended():
     assert tables.number(row["ci_high"]) == "-"
 
 
-def timed(boards, seconds, work=None, runs=3, algorithm="local-search"):
-    """A summary-like frame: per board, ``runs`` runs of the given median time and work."""
-    frames = []
-    for board, time in zip(boards, seconds):
-        frame = runs_frame([work(board) if work else board] * runs, board=board,
-                           algorithm=algorithm, unit="swaps")
-        frames.append(frame.assign(seconds=time))
-    return tables.summarize(pd.concat(frames))
-
-
-def test_growth_of_an_exact_power_law_has_a_point_interval():
-    boards = [1000, 2000, 4000, 8000]
-    summary = timed(boards, [1e-5 * n ** 1.5 for n in boards], work=lambda n: n * n)
-    fit = tables.growth(summary).iloc[0]
-    assert fit["seconds_exponent"] == pytest.approx(1.5)
-    assert fit["seconds_low"] == pytest.approx(1.5) and fit["seconds_high"] == pytest.approx(1.5)
-    assert fit["work_exponent"] == pytest.approx(2) and fit["fitted"] == 4
-    assert fit["boards"] == "1,000 to 8,000"
-
-
-def test_growth_leaves_out_boards_below_the_overhead_threshold():
-    """Fast boards measure overhead: 10 us on every board below the threshold would pull the
-    exponent toward 0 if they were fitted."""
-    boards = [8, 16, 32, 1000, 2000, 4000]
-    seconds = [1e-5, 1e-5, 1e-5] + [tables.MIN_SECONDS * n / 1000 for n in boards[3:]]
-    fit = tables.growth(timed(boards, seconds)).iloc[0]
-    assert fit["boards"] == "1,000 to 4,000" and fit["fitted"] == 3
-    assert fit["seconds_exponent"] == pytest.approx(1)
-
-
-def test_growth_interval_of_noisy_medians_holds_the_exponent():
-    rng = np.random.default_rng(3)
-    boards = [2 ** k for k in range(10, 17)]
-    seconds = [1e-4 * n * rng.lognormal(0, 0.1) for n in boards]
-    fit = tables.growth(timed(boards, seconds)).iloc[0]
-    assert fit["seconds_low"] < 1 < fit["seconds_high"]
-    assert 0 < fit["seconds_high"] - fit["seconds_low"] < 0.3
-    from scipy import stats
-
-    slope = stats.linregress(np.log(boards), np.log(seconds))
-    half = stats.t.ppf(0.975, len(boards) - 2) * slope.stderr
-    assert fit["seconds_high"] - fit["seconds_exponent"] == pytest.approx(half)
-
-
-def test_growth_needs_three_boards_of_three_runs_each():
-    boards = [1000, 2000, 4000]
-    assert tables.growth(timed(boards, [1.0, 2.0, 4.0], runs=2)).empty
-    assert tables.growth(timed(boards[:2], [1.0, 2.0])).empty
-    assert not tables.growth(timed(boards, [1.0, 2.0, 4.0])).empty
-    table = tables.growth_table(timed(boards, [1.0, 2.0, 4.0]))
-    assert "N^1.00 (1.00 to 1.00)" in table
-
-
 def test_summary_of_a_compact_runs_file_equals_the_full_one():
     """results/scaling keeps runs-compact.csv, runs.csv without the placements: the summary
-    and the growth come out the same from it."""
-    full = timed([1000, 2000, 4000], [1.0, 2.0, 4.0])
+    comes out the same from it."""
     runs = pd.concat([runs_frame([n] * 3, board=n).assign(seconds=n / 1000)
                       for n in (1000, 2000, 4000)])
     compact = tables.summarize(runs.drop(columns="solution"))
     pd.testing.assert_frame_equal(compact, tables.summarize(runs))
-    assert not tables.growth(compact).empty and not tables.growth(full).empty
 
 
 def test_success_rate_and_ert_appear_when_a_run_is_unsolved():

@@ -1,11 +1,15 @@
 """Each algorithm of a sweep against the first entry (the published GA), per board: written to
 comparisons.csv and to summary.md when a sweep has more than one algorithm.
 
-Per board and algorithm: the ratio of its median to the first entry's, with a 95% bootstrap
-interval, and the two-sided Mann-Whitney U test (gaqueens.reports.stats), unsolved runs ranked
-as the worst. The p-values of the whole table are corrected together by Holm's step-down
-method; the verdict says "fewer" or "more" where the corrected p is below ALPHA (0.01), and "no
-difference detected" otherwise. Work is compared in its unit when both count the same unit
+Per board and algorithm, the effect first: the ratio of its median to the first entry's, with
+a 95% bootstrap interval; then the two-sided Mann-Whitney U test (gaqueens.reports.stats),
+unsolved runs ranked as the worst. Where the runs are too few for the test ever to reach ALPHA
+(0.01), however far apart they lie (``least_p``: 0.1 for 3 runs against 3, 0.02 for 1 against
+100), the verdict is "too few runs (n)" ("(n and m)" for samples of two sizes) and the row
+stays out of Holm's correction, which it could not pass (as Tarone's refinement of it leaves out
+the tests that cannot reject). The p-values of the other rows are corrected together by Holm's
+step-down method; the verdict says "fewer" or "more" where the corrected p is below ALPHA, and
+"no difference detected" otherwise. Work is compared in its unit when both count the same unit
 (evaluations between GA variants); work in different units (swaps, moves, nodes) is compared
 in processor time only, and the unit column says "seconds". A ratio whose either median is
 infinite (its reference's included: work over infinite work is no measure of either) reads "-",
@@ -13,6 +17,8 @@ and so does an interval that reaches such resamples (gaqueens.reports.stats.medi
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pandas as pd
@@ -24,6 +30,20 @@ from gaqueens.reports.tables import GROUPED, in_parallel_later, markdown, number
 COLUMNS = ("board", "algorithm", "reference", "unit", "median_ratio", "ci_low", "ci_high",
            "p_value", "p_holm", "verdict")
 SAME = "no difference detected"
+TOO_FEW = "too few runs"
+
+
+def least_p(n: int, m: int) -> float:
+    """The least two-sided p-value of the exact Mann-Whitney U test on samples of ``n`` and
+    ``m`` runs: that of the two samples lying wholly apart, 2 / C(n + m, n), at most 1."""
+    return min(1.0, 2 / math.comb(n + m, n))
+
+
+def too_few(n: int, m: int) -> str | None:
+    """The verdict "too few runs (n)" where n against m runs cannot reach ALPHA, else None."""
+    if least_p(n, m) < stats.ALPHA:
+        return None
+    return f"{TOO_FEW} ({n})" if n == m else f"{TOO_FEW} ({n} and {m})"
 
 
 def comparisons(runs: pd.DataFrame) -> pd.DataFrame:
@@ -60,11 +80,12 @@ def _table(pairs: list, tested: list) -> pd.DataFrame:
     rows = [dict(zip(COLUMNS, (*key, ratio, low, high, p)))
             for (key, _, _), (ratio, low, high, p, _) in zip(pairs, tested)]
     shares = [share for *_, share in tested]
+    few = [too_few(len(theirs), len(ours)) for _, theirs, ours in pairs]
     frame = pd.DataFrame(rows, columns=COLUMNS)
-    frame["p_holm"] = stats.holm(frame["p_value"])
+    frame["p_holm"] = stats.holm(frame["p_value"].where([verdict is None for verdict in few]))
     frame["verdict"] = [
-        SAME if not p < stats.ALPHA else ("more" if share > 0.5 else "fewer")
-        for p, share in zip(frame["p_holm"], shares)
+        verdict or (SAME if not p < stats.ALPHA else ("more" if share > 0.5 else "fewer"))
+        for verdict, p, share in zip(few, frame["p_holm"], shares)
     ]
     return frame
 
@@ -79,11 +100,13 @@ def _compared(theirs: np.ndarray, ours: np.ndarray) -> tuple:
 
 
 def _unit(unit: str, reference: str) -> str:
+    """The unit two entries are compared in: their unit of work if they share one, else
+    "seconds" (processor time)."""
     return unit if unit == reference and unit != "none" else "seconds"
 
 
 def _work(rows: pd.DataFrame, column: str) -> np.ndarray:
-    """The work (or wall time) of each run; infinite for a run that stopped short."""
+    """The work (or processor time) of each run; infinite for a run that stopped short."""
     return np.where(rows["solved"], rows[column].astype(float), np.inf)
 
 
@@ -97,8 +120,17 @@ def ratio_text(ratio: float) -> str:
     return "-" if not np.isfinite(ratio) else number(ratio, 2)
 
 
+def effect_text(row) -> str:
+    """The ratio of a comparison's medians with its interval: "1.17 x ga (0.92 to 1.42)";
+    "- x ga" where a median is infinite."""
+    interval = ("" if np.isnan(row.ci_low)
+                else f" ({ratio_text(row.ci_low)} to {ratio_text(row.ci_high)})")
+    return f"{ratio_text(row.median_ratio)} x {row.reference}{interval}"
+
+
 def table(frame: pd.DataFrame, problem: str = problems.DEFAULT) -> str:
-    """The comparisons as markdown, the column of sizes headed in the problem's words."""
+    """The comparisons as markdown, the effect first, the column of sizes headed in the
+    problem's words."""
     size = problems.get(problem).size_label
     rows = []
     for row in frame.itertuples(index=False):
@@ -107,21 +139,23 @@ def table(frame: pd.DataFrame, problem: str = problems.DEFAULT) -> str:
         rows.append({
             size: row.board,
             "algorithm": row.algorithm,
-            "compared in": row.unit,
             f"median / median of {row.reference} (95% CI)": ratio_text(row.median_ratio) + interval,
+            "verdict": row.verdict,
+            "compared in": "processor time" if row.unit == "seconds" else row.unit,
             "p": _p_text(row.p_value),
             "p, Holm": _p_text(row.p_holm),
-            "verdict": row.verdict,
         })
     return markdown(pd.DataFrame(rows))
 
 
 NOTE = (
     "Each algorithm against {first} on the same {size}: the ratio of the medians with its 95% "
-    "percentile-bootstrap interval, and the two-sided Mann-Whitney U test with unsolved runs "
-    "ranked as the worst (\"-\": an infinite median). The verdict, fewer or more {what} than "
-    "{first}, holds where Holm's correction over the whole table leaves p below {alpha}; "
-    "otherwise no difference is detected.{seconds}"
+    "percentile-bootstrap interval (\"-\": an infinite median), then the two-sided Mann-Whitney "
+    "U test with unsolved runs ranked as the worst. The verdict, fewer or more {what} than "
+    "{first}, holds where Holm's correction over the table leaves p below {alpha}; otherwise no "
+    "difference is detected. \"Too few runs (n)\": so few runs that the test cannot go below "
+    "{alpha} however far apart they lie (its least p, 2 / C(n + m, n), is 0.1 for 3 runs "
+    "against 3); such rows stay out of the correction.{seconds}"
 )
 
 
@@ -129,11 +163,12 @@ def note(frame: pd.DataFrame, problem: str = problems.DEFAULT) -> str:
     first = frame["reference"].iloc[0] if len(frame) else "the first entry"
     in_seconds = (frame["unit"] == "seconds").any()
     units = sorted(set(frame["unit"]) - {"seconds"})
-    what = " or ".join(units + (["seconds"] if in_seconds else [])) or "work"
-    seconds = (" Work in different units (swaps, moves, nodes, or none) is compared in wall "
-               "time only: those rows say seconds. A GA run made with others in one array ("
-               "engine: numpy, gaqueens.ga.numpy_engine) counts its share of its batch's wall "
-               "time: a cost per run, whose spread is narrower than one run's own time."
+    what = " or ".join(units + (["processor time"] if in_seconds else [])) or "work"
+    seconds = (" Work in different units (swaps, moves, nodes, or none) is compared in "
+               "processor time only: those rows say processor time, and more or fewer means "
+               "more or less of it. A GA run made with others in one array (engine: numpy, "
+               "gaqueens.ga.numpy_engine) counts its share of its batch's processor time: a "
+               "cost per run, whose spread is narrower than one run's own time."
                if in_seconds else "")
     return NOTE.format(first=first, what=what, alpha=stats.ALPHA, seconds=seconds,
                        size=problems.get(problem).size_label)

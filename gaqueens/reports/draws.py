@@ -13,15 +13,13 @@ count of the row's picks so far first exceeds k. The middle of a resample lies c
 middle of the runs (its spread is about n / (2 sqrt(size)) places), so a sum over the runs
 below a band of BAND such spreads either side counts the picks there, and a cumulative sum
 over the band's columns finds the middle; the rare row whose middle falls outside the band is
-counted in full. Side by side on the groups of the 100,000-run sweep (1,000 runs each), the
-intervals of 20 medians took 0.14-0.16x the time of sorting each resample, and 19 ratios of
-medians 0.19-0.24x, with the same numbers; the counts take a byte each, 10 MB a group of
-1,000 runs.
+counted in full. The numbers are those of sorting each resample, in a fraction of its time:
+without the counts, the 100,000-run sweep's exports take several times as long, far past
+their goal (results/scale); the counts take a byte each.
 
 The places found are kept too, for the same draw of the same runs (``PLACES`` of them): the
 comparisons set every algorithm against the same first entry on each board, whose middles
-would otherwise be read from the same counts once a pair (the 95 pairs of the 100,000-run
-sweep in one process: 3.5 s -> 2.3 s of processor time, the same numbers).
+would otherwise be read from the same counts once a pair.
 
 Where counting costs more than sorting (picks far fewer than the runs, as the verdict's
 100-run resamples of 1,000 runs) or would hold too much memory, the picks are sorted.
@@ -86,8 +84,8 @@ def _counts(rng: np.random.Generator, key: tuple, n: int, rows: int, size: int) 
     for start in range(0, rows, CHUNK):
         # drawn a chunk at a time: numpy draws each int64 pick from the generator in turn (the
         # spare half of a 64-bit word waits in the bit generator, not in the call), so the
-        # chunks are the rows of one draw of them all (tests/test_draws.py), in a tenth of its
-        # memory (80 MB at once for the resamples of 1,000 runs)
+        # chunks are the rows of one draw of them all (tests/test_draws.py), in a fraction of
+        # its memory
         part = rng.integers(0, n, (min(CHUNK, rows - start), size))
         cells = part * len(part) + np.arange(len(part))[:, None]  # run, then row
         counted = np.bincount(cells.ravel(), minlength=n * len(part)).reshape(n, len(part))
@@ -111,11 +109,11 @@ def _from_counts(counts: np.ndarray, order: np.ndarray, size: int, ks) -> tuple:
     high = min(n, int(centre + BAND * spread) + 3)
     # the picks below the band, summed row by row in int32 (a row has fewer than 2**24
     # picks); not as a matrix-vector product, whose BLAS threads then spun on the other core
-    # for a while after each call (the 100,000-run sweep's exports: 6 s of processor time)
+    # for a while after each call
     below = counts.take(np.sort(order[:low]), axis=0).sum(axis=0, dtype=np.int32)
     seen = counts.take(order[low:high], axis=0).astype(np.int32)
     seen[0] += below
-    for i in range(1, len(seen)):  # a running sum down the band: np.cumsum(axis=0) took 8x as long
+    for i in range(1, len(seen)):  # a running sum down the band, faster than np.cumsum(axis=0)
         np.add(seen[i], seen[i - 1], out=seen[i])
     places = []
     for k in ks:

@@ -1,25 +1,30 @@
 """What every plot shares: figures (matplotlib Figures, no pyplot and no global state), each
-saved twice, NAME.png and NAME.svg beside it; the colours and line styles of boards and of
-algorithms; log axes whose tick labels do not run into each other.
+saved twice, NAME.png and NAME.svg beside it; their size and text; the looks of boards and of
+algorithms; panels that wrap into rows; log axes whose tick labels do not run into each other.
 
-Powers on a log axis are labelled as plain text with superscript digits (10⁴),
-not matplotlib's mathtext: each new process (each plot is drawn in one) parses every
-mathtext label anew, which cost a third of a plot's drawing.
+Made to be read on the page, which shows a plot at up to its natural width: a figure is at
+most MAX_WIDTH inches wide (1,296 CSS px: the SVG gives its size in points, 72 an inch, and a
+CSS px is 3/4 of a point), several panels wrap into rows of at most MAX_COLUMNS, and no text is
+smaller than SMALLEST_TEXT points (STYLE, which ``drawn`` applies while a plot is made).
 
-Styles of algorithms (``entry_styles``): the published GA (``PUBLISHED``) is drawn black, solid
-and thicker, above the rest; the others take a few colours told apart by colour-blind readers
-too (Okabe and Ito's), and past as many algorithms as colours, a new line style for each
-round of them. A grid's cells (names such as ``population=5,select.tournament=2``) take a
-colour per value of their first setting and a line style per value of the rest, so that a
-line's look says its settings. Boards, which are ordered, take shades of one sequential map.
+Powers on a log axis are labelled as plain text with superscript digits (10⁴), not
+matplotlib's mathtext, which each new process would parse again.
 
-The SVG keeps its text as text (``svg.fonttype: none``: a few KB, not a path per glyph), and
-no date, so the same figure writes the same file; its coordinates keep two decimals (a
-hundredth of a point) and its lines no indentation, which takes a third off its size.
+Looks of algorithms (``looks``): the published GA (``PUBLISHED``) is drawn black, solid and
+thicker, above the rest; the others take a few colours told apart by colour-blind readers too
+(Okabe and Ito's), and past as many algorithms as colours, a new line style for each round of
+them. Where a grid makes more entries than colours, its cells are context: the panel's best
+cell (the least median work on its board) is drawn in a colour of its own and named in the
+panel's title, the other cells thin and grey, one legend entry for all. Boards, which are
+ordered, take shades of one sequential map.
+
+The SVG keeps its text as text (``svg.fonttype: none``) and no date, so the same figure writes
+the same file; its coordinates keep two decimals and its lines no indentation.
 """
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 import re
@@ -36,13 +41,32 @@ from gaqueens.reports import minor_ticks
 PUBLISHED = "ga"  # the published GA's entry name (gaqueens.experiment)
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#8C6D31")
 LINE_STYLES = ("-", "--", ":", "-.")
+BEST = {"color": "#D55E00", "ls": "-", "lw": 1.8, "zorder": 2}  # a grid's best cell
+CONTEXT = {"color": "0.72", "ls": "-", "lw": 0.8, "zorder": 1}  # the grid's other cells
+BEST_LABEL, CONTEXT_LABEL = "the board's best grid cell (named above)", "the other grid cells"
+SMALLEST_TEXT = 9  # points
+STYLE = {"font.size": 10, "axes.titlesize": 10, "axes.labelsize": 10, "xtick.labelsize": 9,
+         "ytick.labelsize": 9, "legend.fontsize": 9, "legend.title_fontsize": 9,
+         "figure.titlesize": 11}
+MAX_WIDTH, MAX_COLUMNS = 13.5, 3  # inches; panels to a row
 SVG_RC = {"svg.fonttype": "none", "svg.hashsalt": "gaqueens"}
 NO_LAYOUT = {"figure.autolayout": False, "figure.constrained_layout.use": False}  # see save_figure
 DPI = 120
 
 
+def drawn(function):
+    """A plot function made within STYLE (matplotlib reads its settings as each text is
+    made, so the whole function runs within them)."""
+    @functools.wraps(function)
+    def draw(*args, **kwargs):
+        with matplotlib.rc_context(STYLE):
+            return function(*args, **kwargs)
+    return draw
+
+
 def new_figure(width: float, height: float) -> Figure:
-    return Figure(figsize=(width, height), layout="constrained")
+    """A figure of ``width`` (at most MAX_WIDTH) by ``height`` inches."""
+    return Figure(figsize=(min(width, MAX_WIDTH), height), layout="constrained")
 
 
 def svg_path(path) -> Path:
@@ -60,8 +84,7 @@ def save_figure(figure: Figure, path: Path) -> Figure:
     text = io.StringIO()
     with matplotlib.rc_context({**SVG_RC, **NO_LAYOUT}):
         # the SVG keeps the layout just made: without a layout engine (None, which the user's
-        # settings could otherwise turn into one), savefig draws the figure once, not a second
-        # time to lay it out; "none" still drew it twice, a tenth of each plot's time
+        # settings could otherwise turn into one), savefig draws the figure once, not twice
         figure.set_layout_engine(None)
         figure.savefig(text, format="svg", metadata={"Date": None})
     write_text(svg_path(path), compact_svg(text.getvalue()))
@@ -87,50 +110,80 @@ def palette(keys) -> dict:
     return {key: colormap(i / max(1, len(keys) - 1) * 0.85) for i, key in enumerate(keys)}
 
 
-def _cell_settings(name: str) -> list[tuple[str, str]] | None:
-    """A grid cell's name split into (setting, value) pairs, or None for another name."""
-    pairs = [part.split("=", 1) for part in name.split(",")]
-    return [(k, v) for k, v in pairs] if all(len(p) == 2 for p in pairs) else None
+def is_cell(name: str) -> bool:
+    """Whether ``name`` is a grid cell's (``population=5,select.tournament=2``)."""
+    return all(len(part.split("=", 1)) == 2 for part in name.split(","))
 
 
-def entry_styles(names, published: str = PUBLISHED) -> dict[str, dict]:
-    """Each algorithm's line style (keyword arguments of matplotlib's plot): see the module's
-    docstring. Every name gets a (colour, line style) pair of its own unless there are more
-    than COLOURS x LINE_STYLES others."""
+def crowded(names) -> bool:
+    """Whether a grid's cells are drawn as context (the module's docstring): more entries
+    than the published GA and the colours."""
     names = list(dict.fromkeys(names))
-    others = [name for name in names if name != published]
-    out = {published: {"color": "black", "ls": "-", "lw": 2.2, "zorder": 3}} \
-        if published in names else {}
-    cells = [_cell_settings(name) for name in others]
-    keys = {tuple(k for k, _ in cell) for cell in cells if cell}
-    if others and all(cells) and len(keys) == 1 and len(next(iter(keys))) > 1:
-        firsts = list(dict.fromkeys(cell[0][1] for cell in cells))
-        rests = list(dict.fromkeys(tuple(v for _, v in cell[1:]) for cell in cells))
-        if len(firsts) <= len(COLOURS) and len(rests) <= len(LINE_STYLES):
-            for name, cell in zip(others, cells):
-                out[name] = {"color": COLOURS[firsts.index(cell[0][1])],
-                             "ls": LINE_STYLES[rests.index(tuple(v for _, v in cell[1:]))],
-                             "lw": 1.3, "zorder": 2}
-            return out
+    return len(names) > len(COLOURS) + 1 and any(map(is_cell, names))
+
+
+def looks(names, best=None) -> dict[str, tuple[dict, str]]:
+    """Each algorithm's line style (keyword arguments of matplotlib's plot) and legend label:
+    see the module's docstring; ``best``, the cell drawn as the panel's best."""
+    names = list(dict.fromkeys(names))
+    context = crowded(names)
+    out = {}
+    others = [n for n in names if n != PUBLISHED and not (context and is_cell(n))]
     for i, name in enumerate(others):
-        out[name] = {"color": COLOURS[i % len(COLOURS)],
-                     "ls": LINE_STYLES[(i // len(COLOURS)) % len(LINE_STYLES)],
-                     "lw": 1.3, "zorder": 2}
-    return out
+        out[name] = ({"color": COLOURS[i % len(COLOURS)], "lw": 1.4, "zorder": 2,
+                      "ls": LINE_STYLES[(i // len(COLOURS)) % len(LINE_STYLES)]}, name)
+    for name in names:
+        if name == PUBLISHED:
+            out[name] = ({"color": "black", "ls": "-", "lw": 2.2, "zorder": 3}, name)
+        elif context and is_cell(name):
+            out[name] = (BEST, BEST_LABEL) if name == best else (CONTEXT, CONTEXT_LABEL)
+    return {name: out[name] for name in names}
+
+
+def grid_shape(count: int) -> tuple[int, int]:
+    """Rows and columns for ``count`` panels: up to MAX_COLUMNS in a row, as square as it
+    goes beyond (4 panels: 2 x 2)."""
+    columns = count if count <= MAX_COLUMNS else min(MAX_COLUMNS, math.ceil(math.sqrt(count)))
+    return -(-count // columns), max(1, columns)
+
+
+def panels(count: int, width: float = 4.0, height: float = 3.3, sharey: bool = False):
+    """A figure of ``count`` panels of about width x height inches each, in rows
+    (grid_shape), room below for the legend; unused places hidden; a single panel larger.
+    Returns (figure, panels), panels a 2-D array."""
+    if count == 1:
+        width, height = 6.5, 4.4
+    rows, columns = grid_shape(count)
+    figure = new_figure(width * columns + 0.6, height * rows + 1.2)
+    axes = figure.subplots(rows, columns, squeeze=False, sharey=sharey)
+    for unused in axes.flat[count:]:
+        unused.set_visible(False)
+    return figure, axes
+
+
+def single(width: float = 8.0, height: float = 5.0):
+    """A figure of one panel: (figure, panels), panels a 1 x 1 array as ``panels`` gives."""
+    figure = new_figure(width, height)
+    return figure, np.array([[figure.subplots()]])
 
 
 def log_x(axes) -> None:
-    """A log x axis labelled at powers of ten alone, or, spanning less than two decades (once
+    """log_axis on the x axis of ``axes``."""
+    log_axis(axes.xaxis)
+
+
+def log_axis(axis) -> None:
+    """A log axis labelled at powers of ten alone, or, spanning less than two decades (once
     the lines are drawn), at 1, 2 and 5 times them in plain numbers; minor ticks unlabelled
     (on a short axis matplotlib labels them too, and the labels run into each other)."""
-    axes.set_xscale("log")
-    low, high = axes.get_xlim()
+    (axis.axes.set_xscale if axis.axis_name == "x" else axis.axes.set_yscale)("log")
+    low, high = axis.get_view_interval()
     if high / max(low, 1e-300) < 100:
-        axes.xaxis.set_major_locator(matplotlib.ticker.LogLocator(base=10, subs=(1, 2, 5)))
-        axes.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_plain))
+        axis.set_major_locator(matplotlib.ticker.LogLocator(base=10, subs=(1, 2, 5)))
+        axis.set_major_formatter(matplotlib.ticker.FuncFormatter(_plain))
     else:
-        powers(axes.xaxis)
-    axes.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+        powers(axis)
+    axis.set_minor_formatter(matplotlib.ticker.NullFormatter())
 
 
 def powers(axis, base: int = 10) -> None:
@@ -178,13 +231,16 @@ def board_ticks(axes, boards) -> None:
         axes.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
 
 
-def legend_once(figure, panels, **options):
-    """One legend for the figure with each label of its panels once, in their first order."""
+def legend(figure, axes, **options):
+    """One legend below the panels, each label of ``axes`` once in its first order, in as
+    many columns as fit the figure's width."""
     handles = {}
-    for axes in np.ravel(panels):
-        for handle, label in zip(*axes.get_legend_handles_labels()):
+    for each in np.ravel(axes):
+        for handle, label in zip(*each.get_legend_handles_labels()):
             handles.setdefault(label, handle)
     if handles:
-        figure.legend(list(handles.values()), list(handles), loc="outside right upper",
-                      fontsize=8 if len(handles) <= 12 else 7, title_fontsize=8, **options)
+        longest = max(len(label) for label in handles)  # about 0.55 em a character
+        width = figure.get_figwidth() * 72 / (STYLE["legend.fontsize"] * (0.55 * longest + 4))
+        figure.legend(list(handles.values()), list(handles), loc="outside lower center",
+                      ncols=max(1, min(len(handles), int(width))), **options)
     return handles

@@ -1,16 +1,15 @@
 """The GA's traces folded one run at a time into what the exports need, so that the exports of
 a sweep hold one run's trace at a time, never all of them (a 100,000-run sweep's traces fill
-about 9 GB as one table):
+gigabytes as one table):
 
 first rows   each run's first generation (a small table: a row a run), from which
-             tables.summarize measures the first populations' attacking pairs and
-             runtimes.targets the fixed-target levels of each board
+             tables.summarize measures the first populations' attacking pairs
 convergence  per (algorithm, board), how many runs had each best conflict count at each
              generation (a run that has stopped keeps its last best): the median and
              quartiles over seeds are those of plots' old seeds-by-generations matrix, from
              a table whose size does not grow with the seeds
 runtimes     per run, the evaluations after which its best so far first reached each level
-             below its first best; with the board's targets, known once every run is read,
+             below its first best; with the board's fixed targets (runtimes.target_levels)
              they give runtimes.run_runtimes to each target
 
 The runs must come grouped by (algorithm, board), as Store.each gives them; a group is
@@ -213,22 +212,17 @@ class Folded:
         """A line per (algorithm, board), in drawing order."""
         return [self.lines[key] for key in self.keys()]
 
-    def runtimes(self):
-        """Per (algorithm, board), in drawing order, a group at a time (the fixed-target plot
-        then holds one group's, not the 3.3 million of a 100,000-run sweep): the key, the
-        highest target and the runtimes of every (run, target) pair, run after run, as
-        runtimes.runtimes gives them: 1 at or above the run's first worst, its first
-        evaluations at or above its first best, below that its runtime to the level."""
-        split = {key: _measures(self.groups[key]) for key in self.keys()}
-        medians: dict[tuple[int, str], list] = {}  # per (board, measure): first medians
-        for key, measures in split.items():
-            for measure, rows in measures:
-                medians.setdefault((key[1], measure), []).append(
-                    self.groups[key]["first"][rows, _MEDIAN])
-        levels = {key: runtimes.target_levels(np.concatenate(parts))
-                  for key, parts in medians.items()}
-        for key, measures in split.items():
-            yield key, _runtimes(self.groups[key], measures, levels, key[1])
+    def runtimes(self, levels):
+        """Per (algorithm, board) in drawing order and each fitness measure of its runs, a
+        group at a time (the fixed-target plot then holds one group's, not the millions of a
+        100,000-run sweep): the key, the measure and the runtimes of every (run, target) pair,
+        run after run, as runtimes.runtimes gives them, to the targets ``levels(board,
+        measure)`` (highest first): 1 at or above the run's first worst, its first evaluations
+        at or above its first best, below that its runtime to the level."""
+        for key in self.keys():
+            group = self.groups[key]
+            for measure, rows in _measures(group):
+                yield key, measure, _runtimes(group, rows, levels(key[1], measure))
 
 
 def _measures(group: dict):
@@ -238,20 +232,15 @@ def _measures(group: dict):
             for measure in dict.fromkeys(group["fitness"])]
 
 
-def _runtimes(group: dict, measures: list, levels: dict, board: int) -> tuple[int, np.ndarray]:
-    """A group's highest target and runtimes (Folded.runtimes), a measure's runs at once
-    (``measures``: _measures of the group)."""
-    worst, evaluations = group["first"][:, 4], group["first"][:, 1]
-    starts, lengths = group["offsets"][:-1], np.diff(group["offsets"])
-    ends = np.cumsum([len(levels[board, measure]) for measure in group["fitness"]])
-    times = np.empty(ends[-1])  # each run's runtimes end where ``ends`` says
-    for measure, rows in measures:
-        targets = levels[board, measure]
-        reached = np.where(targets >= worst[rows, None], 1.0, evaluations[rows, None])
-        under = targets < lengths[rows, None]
-        reached[under] = group["values"][(starts[rows, None] + targets)[under]]
-        times[(ends[rows] - len(targets))[:, None] + np.arange(len(targets))] = reached
-    return int(levels[board, group["fitness"][0]][0]), times
+def _runtimes(group: dict, rows: np.ndarray, targets: np.ndarray) -> np.ndarray:
+    """The runtimes of the group's runs at ``rows`` to ``targets`` (Folded.runtimes), a row
+    of targets a run, flattened."""
+    worst, evaluations = group["first"][rows, 4], group["first"][rows, 1]
+    starts, lengths = group["offsets"][:-1][rows], np.diff(group["offsets"])[rows]
+    reached = np.where(targets >= worst[:, None], 1.0, evaluations[:, None])
+    under = targets < lengths[:, None]
+    reached[under] = group["values"][(starts[:, None] + targets)[under]]
+    return reached.ravel()
 
 
 def first_row(algorithm: str, board: int, seed: int, trace: np.ndarray,

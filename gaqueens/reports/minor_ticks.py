@@ -3,13 +3,13 @@ matplotlib's own.
 
 matplotlib keeps a Tick object per minor tick (two lines and two texts), and lays each out
 again at every pass of the constrained layout and of each drawing: on log axes, whose minor
-ticks are most of the ticks, that was a quarter of a plot's drawing time on the published
-table and a third on the 100,000-run sweep (20 panels). ``lighten`` takes each axis's
-unlabelled minor ticks away from it and draws their marks instead as a single Line2D of
-markers, the very line a Tick draws for each (its ``tick1line``: the same marker, size, width,
-colour and transform), at the places the axis would put them: its minor locator's, without
-those on a major tick, within the view limits (matplotlib's Axis.get_minorticklocs and
-_update_ticks). tests/test_plots.py compares the pixels of both ways.
+ticks are most of the ticks, that is a good part of a plot's drawing time. ``lighten`` takes
+each axis's unlabelled minor ticks away from it and draws their marks instead as a single
+Line2D of markers, the very line a Tick draws for each (its ``tick1line``: the same marker,
+size, width, colour and transform), at the places the axis would put them: its minor
+locator's, without those on a major tick, within the view limits (matplotlib's
+Axis.get_minorticklocs and _update_ticks). tests/test_plots.py compares the pixels of both
+ways.
 """
 
 from __future__ import annotations

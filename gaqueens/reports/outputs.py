@@ -28,11 +28,10 @@ from gaqueens.runtime.store import other_code
 from gaqueens.runtime.workers import Workers
 from gaqueens import problems
 from gaqueens.reports import resampling, staged, words
-from gaqueens.reports.drawing import Drawing
 from gaqueens.core.files import write_csv, write_text
 
-PLOTS = ("convergence", "ecdf", "fixed-target", "seconds", "ecdf-seconds", "sensitivity",
-         "sensitivity-heatmap")  # each as NAME.png and NAME.svg (gaqueens.reports.figures)
+PLOTS = ("growth", "sensitivity-heatmap", "ecdf", "fixed-target", "convergence", "ecdf-seconds",
+         "seconds", "sensitivity")  # each as NAME.png and NAME.svg: plots.PLOT_ORDER
 EXPORTS = ("runs.csv", "runs-compact.csv", "summary.csv", "summary.md", "comparisons.csv",
            *(f"{name}.{kind}" for name in PLOTS for kind in ("png", "svg")), "index.html")
 COMPACT_ABOVE = 1_000
@@ -128,14 +127,13 @@ def write(store, experiment, sweep) -> str:
 def _write(store, folder: Path, experiment, sweep) -> str:
     """Writes the outputs into ``folder`` (the stage): the exports, then the manifest, then the
     page, which shows them."""
-    from gaqueens.reports import folded, plots, tables
+    from gaqueens.reports import ecdfs, folded, plots, tables
 
     name = title(experiment)
     keys = set(experiment.tasks())
     runs = in_entry_order(store.runs(keys), experiment)
     stored = len(store.keys())
-    # which code made the runs (summary.md), read before any process is forked: what this
-    # process writes while the plots draw is copied (drawing.py)
+    # which code made the runs (summary.md), read before the workers are forked
     made_by = store.codes(keys)
     record = sweep.complete(len(runs), stored, [])  # its files listed once written
     problem = experiment.problem  # whose words the plots use
@@ -143,49 +141,37 @@ def _write(store, folder: Path, experiment, sweep) -> str:
     searched = (runs["unit"] != "none").any()
     if several:  # scipy.stats, imported before the workers are forked: they share its pages
         from gaqueens.reports import compare
-    drawing = None
-    try:
-        with Workers(2 if len(runs) >= tables.PARALLEL_FROM else 1) as workers:
-            # the summary's resampling and the comparisons in processes of their own, and the
-            # plots in theirs as the workers leave cores free (drawing.py), while this process
-            # checks the runs, reads the traces and writes the tables
-            summarizing = tables.summarize_later(runs, experiment.reference, experiment.problem,
-                                                 workers)
-            comparing = compare.comparisons_later(runs, workers) if several else None
-            workers.start()
-            claims = checks.entry_claims(experiment.entries)
-            rejected = checks.rows_problems(runs, claims)
-            if rejected:  # stored runs are verified as they come; this one was altered since
-                more = f" (and {len(rejected) - 1} more)" if len(rejected) > 1 else ""
-                raise checks.Invalid(f"{store.folder / 'runs.sqlite'}: the verifier rejects "
-                                     f"{rejected[0]}{more}")
-            drawing = Drawing(beside=workers)
-            measured = runs[list(tables.GROUPED)]  # what the plots read: the filters copy less
-            drawing.add(([(plots.ecdf, measured, folder / "ecdf.png", name, problem)]
-                         if searched else [])
-                        + ([(plots.ecdf_seconds, measured, folder / "ecdf-seconds.png", name,
-                             problem)] if several else []))
-            traces = folded.from_store(store, keys, list(claims), claims)
-            # each run's first generation, for the summary, made before the traces' plots fork
-            # (as made_by); in the traces' order: pandas' group means change in the last digit
-            # with the rows' order
-            first = in_entry_order(traces.first_rows(), experiment)
-            if traces.runs:
-                drawing.add([
-                    (plots.convergence, traces, folder / "convergence.png", name, problem),
-                    (plots.fixed_target, traces, folder / "fixed-target.png", name, problem)])
-            results = _tables(folder, experiment, made_by, runs, first, name, several,
-                              summarizing, comparing, drawing, record, stored)
-            drawing.poll()  # a plot may have ended while the tables were written
-            # let go here (the workers' tasks as they end): what the plots waiting or drawing
-            # hold is freed as they end, and this process waits, and writes the page, the
-            # lighter
-            del runs, measured, traces, summarizing, comparing
-        drawing.wait()
-    except BaseException:
-        if drawing is not None:  # its plots are for the stage, soon removed
-            drawing.stop()
-        raise
+    with Workers(2 if len(runs) >= tables.PARALLEL_FROM else 1) as workers:
+        # the summary's resampling and the comparisons in processes of their own, while this
+        # process checks the runs, reads the traces, draws the plots and writes the tables
+        summarizing = tables.summarize_later(runs, experiment.reference, experiment.problem,
+                                             workers)
+        comparing = compare.comparisons_later(runs, workers) if several else None
+        workers.start()
+        claims = checks.entry_claims(experiment.entries)
+        rejected = checks.rows_problems(runs, claims)
+        if rejected:  # stored runs are verified as they come; this one was altered since
+            more = f" (and {len(rejected) - 1} more)" if len(rejected) > 1 else ""
+            raise checks.Invalid(f"{store.folder / 'runs.sqlite'}: the verifier rejects "
+                                 f"{rejected[0]}{more}")
+        measured = runs[list(tables.GROUPED)]  # what the plots read: the filters copy less
+        best = plots.best_cells(measured)  # a crowded grid's cell drawn in colour, per board
+        if searched:
+            ecdfs.ecdf(measured, folder / "ecdf.png", name, problem, best)
+        if several:
+            ecdfs.ecdf_seconds(measured, folder / "ecdf-seconds.png", name, problem, best)
+        traces = folded.from_store(store, keys, list(claims), claims)
+        # each run's first generation, for the summary, in the traces' order: pandas' group
+        # means change in the last digit with the rows' order
+        first = in_entry_order(traces.first_rows(), experiment)
+        if traces.runs:
+            plots.convergence(traces, folder / "convergence.png", name, problem, best)
+            ecdfs.fixed_target(traces, folder / "fixed-target.png", name, problem, best)
+        results = _tables(folder, experiment, made_by, runs, first, name, several,
+                          summarizing, comparing, record, stored)
+        # let go here (the workers' tasks as they end): this process writes the page, the
+        # lighter
+        del runs, measured, traces, summarizing, comparing
     written = [path.name for path in folder.iterdir() if ".partial" not in path.name]
     record["outputs"]["files"] = sorted([*written, manifest.FILE, "index.html"])
     manifest.write(folder, record)
@@ -194,11 +180,11 @@ def _write(store, folder: Path, experiment, sweep) -> str:
 
 
 def _tables(folder, experiment, made_by, runs, first, name, several, summarizing, comparing,
-            drawing, record, stored) -> str:
-    """runs.csv, summary.csv, summary.md, comparisons.csv into ``folder``; the summary's plots
-    go to ``drawing``. ``made_by``: Store.codes of the runs; ``first``: their first
-    generations; ``record``: the manifest written with them; ``stored``: the runs stored."""
-    from gaqueens.reports import plots, tables
+            record, stored) -> str:
+    """runs.csv, summary.csv, summary.md, comparisons.csv into ``folder``, and the summary's
+    plots. ``made_by``: Store.codes of the runs; ``first``: their first generations;
+    ``record``: the manifest written with them; ``stored``: the runs stored."""
+    from gaqueens.reports import growth, plots, tables
 
     write_csv(folder / "runs.csv", runs)
     if runs["board"].max() > COMPACT_ABOVE:
@@ -226,10 +212,12 @@ def _tables(folder, experiment, made_by, runs, first, name, several, summarizing
     if "ert" in summary.columns:
         parts.append(UNSOLVED_NOTE)
     # the summary's plots, while the workers may still compare
-    grid = (_sensitivity(summary, experiment, folder, name, drawing) if experiment.grid.values
+    grid = (_sensitivity(summary, experiment, folder, name) if experiment.grid.values
             else None)
+    if len(experiment.boards) > 1 and (summary["unit"] != "none").any():
+        growth.plot(summary, folder / "growth.png", name, problem)
     if several and len(experiment.boards) > 1:
-        drawing.add([(plots.seconds, summary, folder / "seconds.png", name, problem)])
+        plots.seconds(summary, folder / "seconds.png", name, problem)
     if several:
         from gaqueens.reports import compare
 
@@ -244,10 +232,10 @@ def _tables(folder, experiment, made_by, runs, first, name, several, summarizing
         parts += [f"## The grid's best cell per {size}", tables.markdown(sensitivity.best_cells(
             grid, summary, comparisons if several else None, problem)), sensitivity.BEST_NOTE]
     parts += [f"## The {sizes}", tables.boards_table(summary, problem)]
-    growth = tables.growth_table(summary, problem)
-    if growth:
-        parts += [f"## Growth with the {words.size_of(solved_by)}", growth,
-                  tables.growth_note(problem)]
+    grows = growth.growth_table(summary, problem)
+    if grows:
+        parts += [f"## Growth with the {words.size_of(solved_by)}", grows,
+                  growth.growth_note(problem)]
     write_text(folder / "summary.md", "\n\n".join(parts) + "\n")
     return results
 
@@ -268,9 +256,9 @@ def _page(store, folder, experiment) -> None:
     page.write(folder, _ga_settings(experiment), store)
 
 
-def _sensitivity(summary, experiment, folder: Path, name: str, drawing):
+def _sensitivity(summary, experiment, folder: Path, name: str):
     """The grid's cells' table (sensitivity.cells), from which summary.md shows the best cell
-    per board beside the ga; its plots go to ``drawing``."""
+    per board beside the ga, and its plots."""
     from gaqueens.experiment import settings_to_yaml
     from gaqueens.reports import sensitivity
 
@@ -278,10 +266,9 @@ def _sensitivity(summary, experiment, folder: Path, name: str, drawing):
     ga = next((entry for entry in experiment.entries if entry.name == "ga"), None)
     table = sensitivity.cells(summary, grid, None if ga is None else "ga")
     fixed = sensitivity.ga_values(settings_to_yaml(ga) if ga else {}, grid.paths)
-    jobs = [(sensitivity.lines_plot, table, grid, fixed, folder / "sensitivity.png", name,
-             experiment.problem)]
+    sensitivity.lines_plot(table, grid, fixed, folder / "sensitivity.png", name,
+                           experiment.problem)
     if len(grid.paths) == 2:
-        jobs.append((sensitivity.heatmap, table, grid, fixed, folder / "sensitivity-heatmap.png",
-                     name, experiment.problem))
-    drawing.add(jobs)
+        sensitivity.heatmap(table, grid, fixed, folder / "sensitivity-heatmap.png", name,
+                            experiment.problem)
     return table

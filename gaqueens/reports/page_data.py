@@ -22,19 +22,6 @@ from gaqueens.reports import words
 from gaqueens.reports.words import size_of
 from gaqueens.runtime import manifest as manifests
 
-# the question each plot answers, by the stem of its file, in the problem's words
-QUESTIONS = {
-    "convergence": "How fast does each algorithm's best {genome} lose its conflicts, "
-                   "generation by generation (median and interquartile band over the seeds)?",
-    "fixed-target": "How much work does each algorithm need to get down to a given number of "
-                    "conflicts?",
-    "ecdf": "What share of the runs is solved within a given amount of work?",
-    "ecdf-seconds": "What share of the runs is solved within a given processor time?",
-    "seconds": "How does the median wall time of a run grow with the {size}?",
-    "sensitivity": "How does the median work change as each setting of the grid is varied?",
-    "sensitivity-heatmap": "Which combination of the grid's two settings needs the least work?",
-}
-PLOT_ORDER = tuple(QUESTIONS)
 SVG_HEAD = re.compile(r"\A.*?(?=<svg\b)", re.S)  # the XML prolog, DOCTYPE and comments
 
 
@@ -131,6 +118,8 @@ def plots(folder: Path, solved_by: problems.Problem | None = None) -> list[Plot]
     """Every plot of the folder: its SVG inline, or its PNG as a data: URI where no SVG exists;
     the known plots first, in PLOT_ORDER, each with its question in the words of ``solved_by``
     (N-Queens by default)."""
+    from gaqueens.reports.plots import PLOT_ORDER, QUESTIONS  # each beside its plot
+
     solved_by = solved_by or problems.get(problems.DEFAULT)
     said = {"genome": solved_by.genome_label, "size": size_of(solved_by)}
     stems = {p.stem for p in folder.iterdir() if p.suffix in (".svg", ".png")

@@ -1,18 +1,12 @@
-"""Plots from stored runs and traces, drawn on matplotlib Figures (no pyplot, no global state;
-matplotlib is imported here and in gaqueens.reports.figures only). Each is written as NAME.png
-and NAME.svg beside it, and returns its Figure; the published GA is drawn black and thicker,
-the other algorithms in a few distinct colours and line styles (gaqueens.reports.figures).
+"""The plots of a sweep and the question each answers, from stored runs, traces and the summary,
+drawn on matplotlib Figures (no pyplot, no global state), each written as NAME.png and NAME.svg
+beside it (gaqueens.reports.figures: their size, text and looks).
 
-convergence  the GA's best conflicts against evaluations: the median over seeds and the
-             interquartile band; one GA: a line per board; several: a panel per board, a
-             line per GA, the band around the published GA's line only
-ecdf         the fraction of runs solved against work, a panel per algorithm, a line per board;
-             algorithms without a unit of work (the construction) are named in a note, not drawn
-seconds      median processor time against board size, a line per algorithm (several boards)
-ecdf_seconds the fraction of runs solved against processor time, a line per algorithm, a panel per
-             board (several algorithms)
-fixed_target the fraction of (run, target) pairs reached against evaluations, targets every
-             conflict level from the first populations' median to 0 (gaqueens.reports.runtimes)
+QUESTIONS gives each plot's question and CAPTIONS exactly what it draws, by the stem of its
+file, in the order a page shows them (``described`` puts them in a problem's words): each
+plot function here and in gaqueens.reports.ecdfs, growth and sensitivity draws what its
+caption says. Several entries are compared on one size: a panel per size (and per fitness
+measure, so that an axis counts one thing), a line per entry.
 
 Each takes the name of the problem its runs solve (N-Queens by default), whose words its
 axes, legends and panels use (gaqueens.problems: conflicts_label, size_label, size_text).
@@ -27,16 +21,84 @@ import pandas as pd
 
 from gaqueens import problems
 from gaqueens.reports import folded
+from gaqueens.reports.figures import (PUBLISHED, board_ticks, conflicts_y, crowded, drawn,
+                                      is_cell, legend, log_axis, log_x, looks, new_figure,
+                                      palette, panels, powers, save_figure, single)
 from gaqueens.reports.words import size_of
-from gaqueens.reports.figures import (PUBLISHED, board_ticks, conflicts_y, entry_styles,
-                                      legend_once, log_x, new_figure, palette, powers,
-                                      save_figure)
+
+QUESTIONS = {
+    "growth": "How does the median work grow with the {size}, beside the published medians?",
+    "sensitivity-heatmap": "Which combination of the grid's two settings needs the least work "
+                           "on each {size}?",
+    "ecdf": "What share of the runs is solved within a given amount of work?",
+    "fixed-target": "How much work does each algorithm need to get down to a given number of "
+                    "conflicts?",
+    "convergence": "How fast does each algorithm's best {genome} lose its conflicts?",
+    "ecdf-seconds": "What share of the runs is solved within a given processor time?",
+    "seconds": "How does the median processor time of a run grow with the {size}?",
+    "sensitivity": "How does the median work change as one setting of the grid varies, the "
+                   "others held?",
+}
+_BAND = ("with its 95% pointwise bootstrap band (the runs resampled, 1,000 times)")
+_ENTRIES = ("One entry: a line per {size}; several: a panel per {size}, a line per entry "
+            "(past eight entries, the grid's best cell on the {size} in colour, its other "
+            "cells grey).")
+CAPTIONS = {
+    "growth": "Median work per run against the {size}, both log scales, a panel per unit of "
+              "work: each entry's median with its 95% bootstrap interval (bars), the "
+              "published medians as open diamonds, and the line fitted to the logarithms "
+              "(least squares) over the {sizes} solved at the median, "
+              "dashed, the published GA's (or the best grid cell's, or the first entry's) with "
+              "its 95% confidence band; "
+              "the legend gives each fitted exponent with its 95% interval.",
+    "sensitivity-heatmap": "A panel per {size}: each cell of the grid, its median evaluations "
+                           "over the ga's (the framed cell; without a ga, over the {size}'s "
+                           "best cell's), on a log colour scale (blue: fewer); grey, '-', "
+                           "where either median is infinite.",
+    "ecdf": "The fraction of runs solved within the work on the x axis (log), " + _BAND + ". "
+            + _ENTRIES + " One unit of work on an axis: entries counting another are named "
+            "above the plot and compared in processor time (ecdf-seconds).",
+    "fixed-target": "The fraction of (run, target) pairs whose best {conflicts} so far is at "
+                    "most the target within the evaluations on the x axis (log), " + _BAND
+                    + ". The targets, listed above each panel, are the same for every entry: "
+                    "0 and five levels a decade (1, 2, 3, 4, 6, 10...) below the median of "
+                    "random {genome}s of that {size}; a fitness measure other than "
+                    "{conflicts} (DEAP's excess) has panels and levels of its own. " + _ENTRIES,
+    "convergence": "The best {conflicts} in the population (y, linear to 1 and log above) "
+                   "against evaluations (x, log): the median over seeds, and the "
+                   "interquartile band around the published GA's line (or the one entry's); "
+                   "a run that has stopped keeps its last best. A fitness measure other than "
+                   "{conflicts} (DEAP's excess) has panels of its own. " + _ENTRIES,
+    "ecdf-seconds": "The fraction of runs solved within the processor time on the x axis "
+                    "(log; a GA run's share of its batch's), " + _BAND + "; a panel per "
+                    "{size}, a line per algorithm.",
+    "seconds": "The median processor time per run (log) against the {size} (log), a line per "
+               "algorithm; a cross where most runs were unsolved within their budget.",
+    "sensitivity": "A panel per setting of the grid: median evaluations with their 95% "
+                   "interval against the setting's values, a line per {size}, the other "
+                   "settings at the ga's values (dotted: the ga's own), or at the best cell's "
+                   "on the largest {size} where the grid holds no ga.",
+}
+PLOT_ORDER = tuple(QUESTIONS)
 
 
-def _in_order(column: pd.Series) -> list:
-    """The distinct values of a column in their order of appearance (pandas' unique: iterating
-    a column of a hundred thousand trace rows in Python takes a quarter of a second)."""
-    return list(column.unique())
+def described(stem: str, problem: str = problems.DEFAULT) -> tuple[str, str]:
+    """The question and the caption of the plot ``stem`` in the words of ``problem``."""
+    solved_by = problems.get(problem)
+    said = {"genome": solved_by.genome_label, "size": size_of(solved_by),
+            "sizes": solved_by.sizes_label, "conflicts": solved_by.conflicts_label}
+    return QUESTIONS[stem].format(**said), CAPTIONS[stem].format(**said)
+
+
+def best_cells(runs: pd.DataFrame) -> dict[int, str]:
+    """Per board: the grid cell with the least median work (unsolved runs as infinite
+    work), drawn in colour among the grey others where cells crowd a panel (figures.looks)."""
+    cells = runs[runs["algorithm"].map(is_cell).astype(bool)]
+    if cells.empty:
+        return {}
+    work = cells["work"].where(cells["solved"], np.inf)
+    medians = work.groupby([cells["board"], cells["algorithm"]], sort=False).median()
+    return {int(board): group.idxmin()[1] for board, group in medians.groupby(level=0)}
 
 
 def _folded(traces):
@@ -44,241 +106,112 @@ def _folded(traces):
     return folded.from_frame(traces) if isinstance(traces, pd.DataFrame) else traces
 
 
-def _y_label(data, label: str) -> str:
-    excess = sorted(name for name, measures in data.fitness().items() if "excess" in measures)
-    return (f"best {label} in the population" if not excess else
-            f"best fitness in the population\n({label}; excess for " + ", ".join(excess) + ")")
+def measure_label(solved_by, measure: str) -> str:
+    """A fitness measure in the problem's words: its conflicts' label for the first."""
+    return solved_by.conflicts_label if measure == solved_by.measures[0] else measure
 
 
-def convergence(traces, path: Path, title: str, problem: str = problems.DEFAULT):
-    """Best conflicts against evaluations (see the module's docstring; one board and several
-    GAs: one panel, a line per GA); a run that has stopped keeps its last best, so the band
-    covers every seed to the longest run. The y axis reaches above every band drawn.
-    ``traces``: folded.Folded, or a table of traces."""
-    solved_by = problems.get(problem)
+def panel_keys(pairs, alone: bool) -> list:
+    """The panels of (board, measure) pairs: one (None) for a single entry of one measure,
+    else one per pair, boards ascending."""
+    keys = sorted(set(pairs), key=lambda key: (key[0], key[1]))
+    if alone and len({measure for _, measure in keys}) == 1:
+        return [None]
+    return keys
+
+
+def panel_title(solved_by, key, measured: bool, best=None) -> str:
+    """A panel's title: its size, its measure where the figure has several, its best cell."""
+    board, measure = key
+    text = solved_by.size_text(board) + (f", {measure_label(solved_by, measure)}" if measured
+                                         else "")
+    return text + (f"\nbest cell: {best}" if best else "")
+
+
+@drawn
+def convergence(traces, path: Path, title: str, problem: str = problems.DEFAULT,
+                best: dict | None = None):
+    """Best conflicts against evaluations (CAPTIONS["convergence"]); ``traces``:
+    folded.Folded, or a table of traces; ``best``: best_cells of the runs."""
+    solved_by, best = problems.get(problem), best or {}
     data = _folded(traces)
     lines = data.convergence()
-    boards = sorted({line.board for line in lines})
+    measure_of = {name: sorted(measures)[0] for name, measures in data.fitness().items()}
     names = list(dict.fromkeys(line.algorithm for line in lines))
-    single = len(names) == 1  # a line per board, each with its band
-    if single or len(boards) == 1:
-        figure = new_figure(8.5, 4.8)
-        panels = np.array([[figure.subplots()]])
-    else:
-        figure, panels = _panels(4.2, 3.3, len(boards), sharey=False)
-    colors, styles = palette(boards), entry_styles(names)
-    emphasised = PUBLISHED if PUBLISHED in names else names[0]  # the experiment's first GA
-    banded = set(names) if single else {emphasised}
-    for axes, board in zip(panels.flat, [None] if panels.size == 1 else boards):
+    alone = len(names) == 1
+    keys = panel_keys([(line.board, measure_of[line.algorithm]) for line in lines], alone)
+    measured = len(set(measure_of.values())) > 1
+    figure, grid = panels(len(keys)) if keys != [None] else single()
+    colors = palette(sorted({line.board for line in lines}))
+    banded = names[0] if alone else (PUBLISHED if PUBLISHED in names else names[0])
+    for panel, key in zip(grid.flat, keys):
         top = 1.0
-        for line in (line for line in lines if board in (None, line.board)):
+        style_of = looks(names, best.get(key[0]) if key else None)
+        for line in lines:
+            if key is not None and (line.board, measure_of[line.algorithm]) != key:
+                continue
             x, low, median, high = steps(line)
-            style = ({"color": colors[line.board], "lw": 1.5} if single
-                     else styles[line.algorithm])
-            if line.algorithm in banded:
-                axes.fill_between(x, low, high, step="post", color=style["color"], alpha=0.2,
-                                  lw=0)
+            style, label = (({"color": colors[line.board], "lw": 1.5},
+                             solved_by.size_text(line.board)) if alone
+                            else style_of[line.algorithm])
+            if line.algorithm == banded:
+                panel.fill_between(x, low, high, step="post", color=style["color"], alpha=0.2,
+                                   lw=0)
                 top = max(top, float(np.nanmax(high)))
             top = max(top, float(np.nanmax(median)))
-            axes.step(x, median, where="post", **style,
-                      label=solved_by.size_text(line.board) if single else line.algorithm)
-        log_x(axes)
-        conflicts_y(axes, top)
-        axes.set_xlabel("evaluations")
-        axes.grid(True, which="major", alpha=0.3)
-        if board is not None:
-            axes.set_title(solved_by.size_text(board), fontsize=10)
-    for axes in panels[:, 0]:
-        axes.set_ylabel(_y_label(data, solved_by.conflicts_label))
-    band = "the interquartile band" + ("" if single else f" around {emphasised}'s")
-    legend_once(figure, panels, title=f"median over seeds;\n{band}")
-    if panels.size == 1:
-        panels[0, 0].set_title(title)  # beside the legend, not under it
-    else:
-        figure.suptitle(title)
+            panel.step(x, median, where="post", label=label, **style)
+        log_x(panel)
+        conflicts_y(panel, top)
+        panel.set_xlabel("evaluations")
+        panel.set_ylabel(f"best {measure_label(solved_by, key[1] if key else measure_of[names[0]])}"
+                         " in the population")
+        panel.grid(True, which="major", alpha=0.3)
+        if key is not None:
+            panel.set_title(panel_title(solved_by, key, measured,
+                                        best.get(key[0]) if crowded(names) else None))
+    legend(figure, grid, title=f"median over seeds; the interquartile band around {banded}'s"
+           if not alone else "median over seeds, interquartile band")
+    figure.suptitle(title)
     return save_figure(figure, path)
 
 
 def steps(line) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """A convergence line's evaluations, low, median and high at its first generation, at each
     generation where one of the three changes, and at its last: drawn as steps (where="post"),
-    the same line as one with every generation, as each value holds until the next point. The
-    100 lines of the 100,000-run sweep hold 221,851 generations and 4,403 such points; drawn
-    with all of them, its convergence SVG took 4 MB."""
+    the same line as one with every generation, as each value holds until the next point."""
     values = np.vstack((line.low, line.median, line.high))
     keep = np.ones(values.shape[1], dtype=bool)
     keep[1:-1] = (values[:, 1:-1] != values[:, :-2]).any(axis=0)  # NaN != NaN: kept
     return line.evaluations[keep], *values[:, keep]
 
 
-DISTINCT_ABOVE = 10_000  # values of an ECDF line beyond which it steps at distinct values only
-
-
-def _ecdf(axes, values, solved, total, **style):
-    """The fraction of ``total`` at or below each value of the solved runs. A line of more
-    than DISTINCT_ABOVE values steps at each distinct value only: the fixed-target runtimes of
-    a 100,000-run sweep are 3.3 million values but some 37,000 distinct evaluation counts, and a
-    step each took 500 MB to draw. The curve is the same; its antialiasing differs in a few
-    pixels by a fraction of a shade. Agg leaves such a line unsnapped to pixels (it snaps lines
-    of up to 1,024 vertices only), and so does the line of distinct steps."""
-    x = np.sort(np.asarray(values[solved], dtype=float))
-    if not len(x):
-        return
-    y = np.arange(1, len(x) + 1) / total
-    if len(x) > DISTINCT_ABOVE:
-        last = np.r_[x[1:] != x[:-1], True]  # the last of each run of equal values
-        x, y = x[last], y[last]
-        style = {"snap": False, **style}
-    axes.step(np.r_[x[0], x], np.r_[0, y], where="post", **style)
-
-
-def _grid(count: int) -> tuple[int, int]:
-    """Lines and columns for ``count`` panels: as square as it goes, at most four to a line
-    (4 panels: 2 x 2; 5 or 6: 3 to a line; 10 and more: 4)."""
-    columns = min(count, 4, max(1, int(np.ceil(np.sqrt(count)))))
-    return -(-count // columns), columns
-
-
-def _panels(width: float, height: float, count: int, sharey: bool = True, sharex: bool = False):
-    """A figure of ``count`` panels of about width x height inches (sharing the y axis unless
-    told otherwise, and the x axis when told)."""
-    lines, columns = _grid(count)
-    figure = new_figure(width * columns + 1.8, height * lines + 0.6)
-    panels = figure.subplots(lines, columns, squeeze=False, sharey=sharey, sharex=sharex)
-    for axes in panels.flat[count:]:
-        axes.set_visible(False)
-    return figure, panels
-
-
-def left_out(runs: pd.DataFrame) -> list[str]:
-    """The algorithms of ``runs`` that do no counted work (unit none: the construction), which
-    the work ECDF cannot draw."""
-    return _in_order(runs.loc[runs["unit"] == "none", "algorithm"])
-
-
-def ecdf(runs: pd.DataFrame, path: Path, title: str, problem: str = problems.DEFAULT):
-    """The runtime distribution: the fraction of runs solved within a given amount of work, a
-    panel per algorithm that searches (one x axis for all when they count one unit); the title names those left out, which do no work to
-    plot (the construction: its time is in ecdf-seconds.png and the tables)."""
-    missing = left_out(runs)
-    runs = runs[runs["unit"] != "none"]
-    algorithms = _in_order(runs["algorithm"])
-    same = runs["unit"].nunique() == 1  # one unit of work: one x axis, to compare the panels
-    figure, panels = _panels(3.9, 3.4, len(algorithms), sharex=same)
-    colors = palette(sorted(runs["board"].unique()))
-    for axes, algorithm in zip(panels.flat, algorithms):
-        rows = runs[runs["algorithm"] == algorithm]
-        for board, group in rows.groupby("board"):
-            _ecdf(axes, group["work"].to_numpy(), group["solved"].to_numpy(), len(group),
-                  color=colors[board], lw=1.5, label=f"{board}")
-        log_x(axes)
-        axes.set_xlabel(rows["unit"].iloc[0])
-        axes.set_title(algorithm, fontsize=10, fontweight="bold" if algorithm == PUBLISHED else None)
-        axes.grid(True, alpha=0.3)
-    for axes in panels[:, 0]:
-        axes.set_ylabel("fraction of runs solved")
-    panels[0, 0].set_ylim(0, 1.02)
-    legend_once(figure, panels, title=problems.get(problem).size_label)
-    note = ("" if not missing else "\nnot drawn, doing no counted work: " + ", ".join(missing)
-            + " (time: ecdf-seconds.png)")
-    figure.suptitle(title + note, fontsize=11 if missing else None)
-    return save_figure(figure, path)
-
-
+@drawn
 def seconds(summary: pd.DataFrame, path: Path, title: str, problem: str = problems.DEFAULT):
-    """Median processor time per run against the board size, log-log, a line per algorithm, the
-    x axis labelled at each board."""
-    figure = new_figure(7.5, 4.8)
+    """Median processor time per run against the board size (CAPTIONS["seconds"])."""
+    figure = new_figure(8.0, 5.4)
     axes = figure.subplots()
-    algorithms = _in_order(summary["algorithm"])
-    styles = entry_styles(algorithms)
+    algorithms = list(summary["algorithm"].unique())
+    style_of = looks(algorithms)
     for algorithm in algorithms:
+        style, label = style_of[algorithm]
         rows = summary[summary["algorithm"] == algorithm].sort_values("board")
         solved = rows[rows["solved"] * 2 > rows["runs"]]
-        axes.plot(solved["board"], solved["median_seconds"], marker="o", ms=4,
-                  label=algorithm, **styles[algorithm])
+        axes.plot(solved["board"], solved["median_seconds"], marker="o", ms=4, label=label,
+                  **style)
         failed = rows[rows["solved"] * 2 <= rows["runs"]]
         if len(failed):
-            axes.plot(failed["board"], failed["median_seconds"], "x", color=styles[algorithm]["color"],
+            axes.plot(failed["board"], failed["median_seconds"], "x", color=style["color"],
                       ms=7)
     wide = summary["board"].max() / summary["board"].min() > 1000
     axes.set_xscale("log", base=10 if wide else 2)
     powers(axes.xaxis, 10 if wide else 2)
     if not wide:  # powers of ten are labels enough across more than three decades
         board_ticks(axes, summary["board"])
-    axes.set_yscale("log")
-    powers(axes.yaxis)
+    log_axis(axes.yaxis)
     axes.set_xlabel(f"{size_of(problems.get(problem))} N")
     axes.set_ylabel("median processor time per run (s)")
-    axes.set_title(title + "\n(x: most runs unsolved within their budget)", fontsize=10)
+    axes.set_title("x: most runs unsolved within their budget")
     axes.grid(True, which="major", alpha=0.3)
-    legend_once(figure, [axes])
-    return save_figure(figure, path)
-
-
-def ecdf_seconds(runs: pd.DataFrame, path: Path, title: str, problem: str = problems.DEFAULT):
-    """The fraction of runs solved within a given processor time, per algorithm, a panel per board."""
-    solved_by = problems.get(problem)
-    boards = sorted(runs["board"].unique())
-    figure, panels = _panels(3.9, 3.3, len(boards))
-    styles = entry_styles(_in_order(runs["algorithm"]))
-    for axes, board in zip(panels.flat, boards):
-        for algorithm, group in runs[runs["board"] == board].groupby("algorithm", sort=False):
-            _ecdf(axes, group["seconds"].to_numpy(), group["solved"].to_numpy(), len(group),
-                  label=algorithm, **styles[algorithm])
-        log_x(axes)
-        axes.set_title(solved_by.size_text(board), fontsize=10)
-        axes.set_xlabel("processor time (s)")
-        axes.grid(True, alpha=0.3)
-    for axes in panels[:, 0]:
-        axes.set_ylabel("fraction solved")
-    legend_once(figure, panels)  # every algorithm once, though not every one runs everywhere
+    legend(figure, [axes])
     figure.suptitle(title)
-    return save_figure(figure, path)
-
-
-def fixed_target(traces, path: Path, title: str, problem: str = problems.DEFAULT):
-    """The fixed-target ECDF of the GA's runs: the fraction of (run, target) pairs whose best
-    so far has reached the target within a given number of evaluations. One GA: one panel, a
-    line per board; several: a panel per board, a line per GA. ``traces``: folded.Folded, or
-    a table of traces."""
-    solved_by = problems.get(problem)
-    data = _folded(traces)
-    keys = data.keys()
-    names = list(dict.fromkeys(name for name, _ in keys))
-    boards = sorted({board for _, board in keys})
-    single = len(names) == 1
-    if single:
-        figure = new_figure(8.5, 4.8)
-        panels = np.array([[figure.subplots()]])
-    else:
-        figure, panels = _panels(3.9, 3.4, len(boards))
-    colors, styles = palette(boards), entry_styles(names)
-    tops = {}  # each group's highest target
-    for (name, board), (top, times) in data.runtimes():  # a group at a time
-        tops[name, board] = top
-        axes = panels.flat[0 if single else boards.index(board)]
-        style = {"color": colors[board], "lw": 1.5} if single else styles[name]
-        _ecdf(axes, times, np.isfinite(times), len(times), **style,
-              label=f"{board} (targets {top} to 0)" if single else name)
-    for board in boards if not single else ():  # GAs of other fitness measures: other levels
-        levels = sorted({top for (_, b), top in tops.items() if b == board})
-        shown = " or ".join(map(str, levels))
-        panels.flat[boards.index(board)].set_title(
-            f"{solved_by.size_text(board)}: targets {shown} to 0", fontsize=10)
-    for axes in panels.flat:
-        log_x(axes)
-        axes.set_xlabel("evaluations")
-        axes.grid(True, alpha=0.3)
-    for axes in panels[:, 0]:
-        axes.set_ylabel("fraction of (run, target) pairs reached")
-    panels[0, 0].set_ylim(0, 1.02)
-    legend_once(figure, panels, title=solved_by.size_label if single else None)
-    explained = (f"targets: every level of {solved_by.conflicts_label} from the first "
-                 "populations' median to 0")
-    if single:
-        panels[0, 0].set_title(explained, fontsize=9)
-        figure.suptitle(title)
-    else:
-        figure.suptitle(f"{title}\n" + explained.replace(" from", "\nfrom"), fontsize=10)
     return save_figure(figure, path)

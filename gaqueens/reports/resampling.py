@@ -2,11 +2,11 @@
 median, the verdict against a published median, and the power of that verdict.
 
 The percentile bootstrap here is scipy.stats.bootstrap's (method "percentile", resampling with
-replacement); it is written out because importing scipy.stats costs about 0.9 s, more than the
-whole main job. tests/test_stats.py checks that both give the same intervals, to within the
-resampling noise. RESAMPLES = 10,000 resamples put the 2.5% and 97.5% quantiles within about
-one step of the work (20 evaluations on board 8) of their limit, and the power below within
-about 0.4 percentage points.
+replacement); it is written out because a sweep of one algorithm (the main job) needs
+scipy.stats for nothing else, and importing it would make the main job markedly slower.
+tests/test_stats.py checks that both give the same intervals, to within the resampling noise.
+RESAMPLES = 10,000 resamples put the 2.5% and 97.5% quantiles within about one step of the
+work (20 evaluations on board 8) of their limit.
 
 A run that did not solve its board enters as CENSORED, a stand-in for infinite work that keeps
 the arithmetic finite; values at least REACHED are read back as infinite.
@@ -126,3 +126,43 @@ def ert(work, solved) -> float:
     solved = np.asarray(solved, dtype=bool)
     count = int(solved.sum())
     return float(np.sum(work)) / count if count else np.inf
+
+
+BAND_RESAMPLES = 1_000  # resamples of an ECDF's band: its ends move by about a step between seeds
+BAND_CHUNK = 100  # resamples counted at once
+
+
+def ecdf_band(times, runs_of, level: float = 0.95, resamples: int = BAND_RESAMPLES):
+    """The ECDF of ``times`` (a value per pair of a run and a target, inf where never
+    reached; ``runs_of``, each pair's run, 0 to n - 1) with its pointwise percentile-bootstrap
+    interval at ``level``: at each distinct finite time, the fraction of pairs reached by then.
+    The runs are resampled with replacement, each with all its pairs (the pairs of one run are
+    not independent), from a generator seeded 0, picked as scipy.stats.bootstrap picks them
+    (``rng.integers(0, n, (batch, n))``); the fraction of a resample is read from each run's
+    count of picks, summed in the order of the times, rather than by copying the runs
+    (tests/test_resampling.py checks it against scipy.stats.bootstrap). A run's pairs are
+    counted as often as it is picked. Returns (time, fraction, low, high), arrays; with no
+    resamples, low and high are None."""
+    times, runs_of = np.asarray(times, dtype=float), np.asarray(runs_of, dtype=np.int64)
+    order = np.argsort(times, kind="stable")
+    order = order[np.isfinite(times[order])]
+    at = times[order]
+    last = np.r_[at[1:] != at[:-1], True] if len(at) else np.zeros(0, dtype=bool)
+    fraction = (np.arange(1, len(at) + 1) / len(times))[last]
+    n = int(runs_of.max(initial=-1)) + 1
+    if not resamples or not n:
+        return at[last], fraction, None, None
+    pairs = np.bincount(runs_of, minlength=n)  # each run's pairs
+    owners = runs_of[order]
+    rng = np.random.default_rng(0)
+    resampled = []
+    for start in range(0, resamples, BAND_CHUNK):
+        rows = min(BAND_CHUNK, resamples - start)
+        picks = rng.integers(0, n, (rows, n))
+        counts = np.bincount((picks + n * np.arange(rows)[:, None]).ravel(),
+                             minlength=rows * n).reshape(rows, n)
+        reached = np.cumsum(counts[:, owners], axis=1)[:, last]
+        resampled.append(reached / (counts @ pairs)[:, None])
+    tail = (1 - level) / 2
+    low, high = np.quantile(np.vstack(resampled), [tail, 1 - tail], axis=0)
+    return at[last], fraction, low, high

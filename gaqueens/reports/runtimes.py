@@ -1,19 +1,20 @@
 """Fixed-target runtimes from the GA's stored traces: for each run and each target level of
 conflicts, the evaluations after which the best so far first had at most that many conflicts.
 
-The view is COCO's and IOHanalyzer's fixed-target ECDF: the targets of a board are every
-conflict level from the median of the first populations (the median over runs of each first
-population's median, rounded down) to 0, the same for every algorithm on that board with the
-same fitness measure (a trace's ``fitness`` column, attacking pairs without one; the excess
-measure has levels of its own), and the ECDF is the fraction of (run, target) pairs reached
-within a given number of evaluations.
+The view is COCO's and IOHanalyzer's fixed-target ECDF: the fraction of (run, target) pairs
+reached within a given number of evaluations. The targets are fixed per size and fitness
+measure, the same for every entry whatever its runs did (``target_levels``): 0 and five levels
+a decade (1, 2, 3, 4, 6, 10, 16, 25, 40, 63, 100...) below the median measure of uniformly
+random genomes of that size, so that the hard levels weigh as much as the easy ones, as COCO's
+log-spaced targets do. A trace's ``fitness`` column names its measure (attacking pairs without
+one); the excess measure has levels of its own.
 
-A trace has a row per generation (gaqueens.core.result.TRACE_COLUMNS); the best so far is the running
-minimum of its best. The GA evaluates a whole population at once, so a target is reached at the
-evaluation count that ends its generation; the first individual alone has at most the first
-population's worst conflicts, so targets at or above that worst count as reached at evaluation
-1. The same rule writes the IOHanalyzer export (gaqueens.reports.ioh), so both give the same
-runtimes.
+A trace has a row per generation (gaqueens.core.result.TRACE_COLUMNS); the best so far is the
+running minimum of its best. The GA evaluates a whole population at once, so a target is
+reached at the evaluation count that ends its generation; the first individual alone has at
+most the first population's worst conflicts, so targets at or above that worst count as reached
+at evaluation 1. The same rule writes the IOHanalyzer export (gaqueens.reports.ioh), so both
+give the same runtimes.
 
 A trace describes each population after survival (DEAP's logbook), the run's own best is the
 best placement it evaluated (DEAP's hall of fame). Where survivors may drop the best child
@@ -25,10 +26,12 @@ latest the level can have been reached.
 
 from __future__ import annotations
 
-import math
+from functools import cache
 
 import numpy as np
 import pandas as pd
+
+from gaqueens import problems
 
 COLUMNS = ("algorithm", "board", "seed", "target", "runtime")
 
@@ -40,18 +43,29 @@ def measures(traces: pd.DataFrame) -> np.ndarray:
     return np.full(len(traces), "pairs", dtype=object)
 
 
-def targets(traces: pd.DataFrame) -> dict[tuple[int, str], np.ndarray]:
-    """Per (board, fitness measure): the target levels, from the first populations' median
-    down to 0."""
-    first = traces.assign(fitness=measures(traces))[traces["generation"] == 0]
-    return {(int(board), measure): target_levels(rows["median"])
-            for (board, measure), rows in first.groupby(["board", "fitness"])}
+RANDOM_GENOMES = 1_000  # the random genomes whose median measure bounds the targets
+PER_DECADE = 5
 
 
-def target_levels(medians) -> np.ndarray:
-    """The target levels of the first populations' ``medians``: from their median, rounded
-    down, to 0."""
-    return np.arange(math.floor(np.median(medians)), -1, -1)
+def targets(traces: pd.DataFrame, problem: str = problems.DEFAULT) -> dict[tuple[int, str], np.ndarray]:
+    """Per (size, fitness measure) of ``traces``: the fixed target levels (target_levels)."""
+    keys = zip(traces["board"].to_numpy(), measures(traces))
+    return {(int(board), measure): target_levels(problem, int(board), measure)
+            for board, measure in dict.fromkeys(keys)}
+
+
+@cache
+def target_levels(problem: str, size: int, measure: str) -> np.ndarray:
+    """The targets of ``measure`` on ``size``, highest first: 0 and the levels 10^(k/5),
+    rounded (1, 2, 3, 4, 6, 10, 16, 25, 40, 63, 100...), below the median measure of
+    RANDOM_GENOMES uniformly random permutations (drawn from a generator seeded 0; fewer on
+    sizes above a thousand, a million numbers in all)."""
+    count = max(16, min(RANDOM_GENOMES, 10**6 // max(size, 1)))
+    genomes = np.argsort(np.random.default_rng(0).random((count, size)), axis=1)
+    typical = float(np.median(problems.get(problem).evaluate(size, genomes, measure)))
+    decades = int(np.ceil(np.log10(max(typical, 1.0)))) + 1
+    levels = np.unique(np.round(10 ** (np.arange(PER_DECADE * decades) / PER_DECADE)))
+    return np.r_[levels[levels < typical][::-1], 0].astype(np.int64)
 
 
 def best_so_far(best, final=None) -> np.ndarray:
@@ -103,13 +117,13 @@ def run_runtimes(evaluations, best, worst: float, levels: np.ndarray, final=None
     return np.where(levels >= worst, 1.0, np.where(first < len(so_far), found, np.inf))
 
 
-def runtimes(traces: pd.DataFrame, finals=None) -> pd.DataFrame:
+def runtimes(traces: pd.DataFrame, finals=None, problem: str = problems.DEFAULT) -> pd.DataFrame:
     """Every (run, target) pair's runtime, with COLUMNS, in the traces' order of runs (each
     run's rows in order of generation, from 0); ``finals`` maps (algorithm, board, seed) to
-    the run's own best (its ``conflicts``)."""
+    the run's own best (its ``conflicts``); the targets are those of ``problem``."""
     if traces.empty:
         return pd.DataFrame(columns=COLUMNS)
-    levels = targets(traces)
+    levels = targets(traces, problem)
     starts = np.flatnonzero(traces["generation"].to_numpy() == 0)
     ends = np.r_[starts[1:], len(traces)]
     evaluations, best = traces["evaluations"].to_numpy(), traces["best"].to_numpy()

@@ -2,7 +2,7 @@
 interval, the Kolmogorov-Smirnov, Anderson-Darling and Mann-Whitney tests, and Holm's
 correction for many tests.
 
-Importing scipy.stats takes about 0.9 s, longer than the main job, so only the parts that
+Importing scipy.stats is a large part of a small sweep's time, so only the parts that
 compare two samples import this module (the comparisons of a sweep with several algorithms, the
 fidelity check); the summary of every sweep resamples in numpy (gaqueens.reports.resampling).
 

@@ -1,6 +1,6 @@
 """Summary tables from stored runs: medians, quartiles, bootstrap intervals, the verdict
-against a published median with the shift it can detect (gaqueens.reports.resampling), and the
-growth of the median time with the board size.
+against a published median with the shift it can detect (gaqueens.reports.resampling); the
+growth with the size is gaqueens.reports.growth's.
 
 A run that did not solve its board counts as needing infinite work: medians and quartiles are
 those of the runtime distribution, censored where runs stop short, and shown as "-" where the
@@ -27,8 +27,6 @@ SUMMARY_COLUMNS = (
     "random_exact", "random_measured",
 )
 UNSOLVED_COLUMNS = ("success_rate", "ert")  # added after "solved" when a run is unsolved
-MIN_SECONDS = 0.05  # the growth is fitted only over boards whose median run takes this long
-GROWTH_LEVEL = 0.95
 
 
 def summarize(runs: pd.DataFrame, traces: pd.DataFrame | None = None, reference=None,
@@ -113,7 +111,7 @@ PARALLEL_FROM = 20_000  # runs from which the groups' resampling is shared among
 
 def in_parallel(function, tasks: list[tuple], runs: int) -> list:
     """``function(*task)`` for each task, in order: on every core for tables of PARALLEL_FROM
-    runs or more (the exports of a 100,000-run sweep resample for half a minute on one), here
+    runs or more (the exports of a 100,000-run sweep would resample long on one), here
     otherwise."""
     if runs < PARALLEL_FROM or len(tasks) < 2:
         return [function(*task) for task in tasks]
@@ -159,44 +157,6 @@ def _initial_pairs(traces, conflicts: str = "pairs") -> dict:
     if "fitness" in first.columns:
         first = first[first["fitness"] == conflicts]
     return first.groupby(["algorithm", "board"])["mean"].mean().to_dict()
-
-
-GROWTH_COLUMNS = ("algorithm", "boards", "fitted", "seconds_exponent", "seconds_low",
-                  "seconds_high", "work_exponent", "work_low", "work_high")
-
-
-def growth(summary: pd.DataFrame) -> pd.DataFrame:
-    """Per algorithm: the exponent k of a least-squares fit of its median processor time, and of its
-    median work, to c N^k on log scales, with the GROWTH_LEVEL interval of k (the slope's
-    standard error from scipy.stats.linregress times Student's t quantile on n - 2 degrees of
-    freedom). Fitted only over the boards where the median is finite (solved at the median), at
-    least three runs give it, and the median run takes at least MIN_SECONDS, so that the timer's
-    and the interpreter's fixed costs (tens of microseconds) do not flatten the growth; an
-    algorithm with fewer than three such boards gets no row, and one that does no search gets
-    no work exponent."""
-    rows = []
-    for algorithm, group in summary.groupby("algorithm", sort=False):
-        group = group[np.isfinite(group["median"].astype(float)) & (group["runs"] >= 3)
-                      & (group["median_seconds"] >= MIN_SECONDS)].sort_values("board")
-        if len(group) < 3:
-            continue
-        logn = np.log(group["board"].astype(float))
-        work = group["median"].astype(float)
-        seconds = _fit(logn, np.log(group["median_seconds"].astype(float)))
-        works = _fit(logn, np.log(work)) if (work > 0).all() else (math.nan,) * 3
-        rows.append(dict(zip(GROWTH_COLUMNS, (
-            algorithm, f"{group['board'].min():,} to {group['board'].max():,}", len(group),
-            *seconds, *works))))
-    return pd.DataFrame(rows, columns=GROWTH_COLUMNS)
-
-
-def _fit(x, y) -> tuple[float, float, float]:
-    """The slope of y on x with its GROWTH_LEVEL interval."""
-    from scipy import stats  # imported here only: it takes longer than the main job
-
-    fit = stats.linregress(x, y)
-    half = stats.t.ppf((1 + GROWTH_LEVEL) / 2, len(x) - 2) * fit.stderr
-    return fit.slope, fit.slope - half, fit.slope + half
 
 
 # ---- markdown ------------------------------------------------------------------------------
@@ -285,34 +245,3 @@ def boards_table(summary: pd.DataFrame, problem: str = problems.DEFAULT) -> str:
             ),
         })
     return markdown(pd.DataFrame(rows))
-
-
-def exponent_text(k: float, low: float, high: float) -> str:
-    """"N^1.04 (0.95 to 1.12)": the exponent and its interval."""
-    if math.isnan(k):
-        return ""
-    return f"N^{k:.2f} ({low:.2f} to {high:.2f})"
-
-
-def growth_table(summary: pd.DataFrame, problem: str = problems.DEFAULT) -> str:
-    fits = growth(summary)
-    if fits.empty:
-        return ""
-    return markdown(pd.DataFrame({
-        "algorithm": fits["algorithm"],
-        f"fitted over {problems.get(problem).sizes_label}": [
-            f"{b} ({n} sizes)" for b, n in zip(fits["boards"], fits["fitted"])],
-        "median time grows as (95% CI)": [exponent_text(*k) for k in zip(
-            fits["seconds_exponent"], fits["seconds_low"], fits["seconds_high"])],
-        "median work grows as (95% CI)": [exponent_text(*k) for k in zip(
-            fits["work_exponent"], fits["work_low"], fits["work_high"])],
-    }))
-
-
-def growth_note(problem: str = problems.DEFAULT) -> str:
-    """What the growth table rests on, in the problem's words."""
-    sizes, ms = problems.get(problem).sizes_label, MIN_SECONDS * 1e3
-    return (f"Fitted by least squares on log scales over the {sizes} whose median run takes at "
-            f"least {ms:.0f} ms, solved at the median by at least three runs; the interval is "
-            f"the slope's standard error times Student's t quantile. {sizes.capitalize()} below "
-            f"{ms:.0f} ms measure mostly the timer's and the interpreter's fixed costs.")

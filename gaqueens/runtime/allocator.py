@@ -30,10 +30,10 @@ between chunks still in use stays with the process after the sweep, unless given
 done (gaqueens.runtime.cluster). python -m gaqueens.bench.scale measures the cluster's memory
 before and after the 100,000-run sweep.
 
-Before a process forks (the exports' workers and plots: gaqueens.runtime.workers,
-gaqueens.reports.drawing), ``before_fork`` gives back what its allocators keep freed: a forked
-process shares its parent's pages until one of them writes to a page, which is then held twice,
-and free memory left in the parent's heap is written to as soon as either allocates there.
+Before a process forks (the exports' workers: gaqueens.runtime.workers), ``before_fork`` gives
+back what its allocators keep freed: a forked process shares its parent's pages until one of
+them writes to a page, which is then held twice, and free memory left in the parent's heap is
+written to as soon as either allocates there.
 """
 
 from __future__ import annotations

@@ -9,12 +9,11 @@ whichever process is free. Used as a context manager, which ends the processes.
 
 Where the system forks and this process runs a single thread, the processes are forked: they
 get the tasks, and whatever this process holds, by the fork rather than by pickling, and no
-thread is started here, so that this process may go on forking (the plots' processes) while
-they work. A forked process sends each result down a pipe as it has it; a task that raises
-sends its exception, which the waiting function of its own job raises here, as soon as it
-comes. A result larger than the pipe holds keeps its worker waiting until it is read: ``poll``
-takes in what has been sent, without waiting, so that a worker done with its tasks ends and
-frees its core and memory (the exports' plots wait for the cores, gaqueens.reports.drawing);
+thread is started here, so that this process may go on forking while they work. A forked
+process sends each result down a pipe as it has it; a task that raises sends its exception,
+which the waiting function of its own job raises here, as soon as it comes. A result larger than
+the pipe holds keeps its worker waiting until it is read: ``poll`` takes in what has been sent,
+without waiting, so that a worker done with its tasks ends and frees its core and memory;
 ``alive`` counts the forked processes still running. Elsewhere the tasks go to a pool of
 spawned processes (multiprocessing.Pool), and with fewer than two workers they run here, when
 their results are asked for. Results are asked for before the context ends.
@@ -65,7 +64,7 @@ def forks() -> bool:
 
 @contextmanager
 def forking():
-    """Around forking processes (the workers here, the plots' in gaqueens.reports.drawing):
+    """Around forking processes (the workers here):
     this process first gives back what its allocators keep freed (allocator.before_fork), and
     its collector is frozen meanwhile, so that the children's collector leaves this process's
     objects, and their pages, shared."""
