@@ -91,7 +91,7 @@ def test_the_engines_take_turns_first_each_after_its_warm_up(monkeypatch, tmp_pa
     def engine_of(name, evaluations):
         return lambda seeds: calls.append((name, seeds)) or (evaluations, 1.0)
 
-    monkeypatch.setattr(engine, "engines", lambda plan, board, gx, binary: {
+    monkeypatch.setattr(engine, "engines", lambda board, gx, binary: {
         engine.NUMPY: engine_of(engine.NUMPY, 4), engine.COMPILED: engine_of(engine.COMPILED, 4),
         "genoxide": engine_of("genoxide", 2)})
     report = common.Report()
@@ -136,7 +136,7 @@ def test_without_genoxide_the_sections_say_how_to_install_it(monkeypatch, tmp_pa
     sweeps.against_genoxide(report, None, tmp_path, "n8", [8], "1..5", 1, (3, 2))
     assert report.lines[-1] == f"- genoxide is not installed: {common.INSTALL}"
     assert not report.goals
-    assert set(engine.engines(common.QUICK, 8, None, None)) == {engine.NUMPY, engine.COMPILED}
+    assert set(engine.engines(8, None, None)) == {engine.NUMPY, engine.COMPILED}
 
 
 @pytest.mark.skipif(not HAS_GENOXIDE, reason="needs genoxide")

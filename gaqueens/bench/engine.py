@@ -18,9 +18,9 @@ GOAL = 0.4  # issue 17: engine: numpy at most 0.4x genoxide's time per evaluatio
 STRETCH = (128, 2.5)  # issue 17's stretch: compiled within 2.5x of the C twin on board 128
 
 
-def engines(plan: Plan, board: int, gx, binary: Path | None) -> dict:
-    """Each engine's function running the plan's seeds (or some of them) on ``board``: their
-    evaluations, or for the C twin its evaluations and the seconds it timed itself."""
+def engines(board: int, gx, binary: Path | None) -> dict:
+    """Each engine's function running seeds on ``board``: their evaluations, or for the C
+    twin its evaluations and the seconds it timed itself."""
     from gaqueens import ga
     from gaqueens.ga import GaSettings
     from gaqueens.problems.nqueens.fitness import Conflicts
@@ -80,7 +80,7 @@ def engine_cost(plan: Plan, report: Report, gx, scratch: Path) -> None:
     if gx is None:
         report.say(f"- genoxide is not installed: {INSTALL}")
     for board in plan.engine_boards:
-        chosen = engines(plan, board, gx, binary)
+        chosen = engines(board, gx, binary)
         names = list(chosen)
         cost = {name: [] for name in names}
         for repetition in range(plan.repeats):
