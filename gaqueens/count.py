@@ -13,7 +13,7 @@ sequences) followed by " *". ``--html FILE`` writes the self-contained page of t
 (14,200 solutions; gaqueens.problems.nqueens.solutions), refuse larger ones as bad input, and
 check the listing's counts against the table. N runs from 1 to 18; the count is compiled and uses every
 core (gaqueens.problems.nqueens.counting), and its time grows about seven times per row: the benchmark
-(``python -m gaqueens.bench``) times 16 and 17. Ctrl-C stops it within a fraction of a second.
+(``python -m gaqueens.bench``) times 16. Ctrl-C stops it within a fraction of a second.
 A FILE that is a folder, or in a folder that does not exist, is refused before the count.
 Exit status (gaqueens/cli.py): 0 done; 1 the counts differ from the table; 2 bad input or
 usage; 3 an unexpected error, in one line with the traceback in a temporary error.log; 130

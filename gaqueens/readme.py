@@ -197,50 +197,39 @@ def agreement(results: Path) -> str:
 
 
 def _median_of(measured: str) -> str:
-    """A goal's median from its measured text (gaqueens.bench.common: "median M (LOW..HIGH)"),
-    with its sign test's p-value where it has one (a goal of two bounds has one for each)."""
-    median = measured.removeprefix("median ").split(" (")[0]
-    tested = re.search(r"sign tests? p = ([^;]+)", measured)
-    return f"{median} (p {tested[1]})" if tested else median
-
-
-def _by_figure(rows) -> list[tuple[str, str, str, str]]:
-    """Goal rows with one row per figure: the rows of one figure on several boards ("board N:
-    FIGURE") merged, each board's median (and its sign test's p) and verdict listed."""
-    merged: dict[tuple[str, str], list] = {}
-    for row in rows:
-        match = re.fullmatch(r"board ([\d,]+): (.+)", row.figure)
-        board, figure = (match[1], match[2]) if match else (None, row.figure)
-        merged.setdefault((figure, row.goal), []).append((board, row.measured, row.met))
-    out = []
-    for (figure, goal), cells in merged.items():
-        if len(cells) == 1:
-            board, measured, met = cells[0]
-            out.append((f"board {board}: {figure}" if board else figure, measured, goal, met))
-            continue
-        measured = "; ".join(f"{board}: {_median_of(text)}" for board, text, _ in cells)
-        verdicts: dict[str, list[str]] = {}
-        for board, _, met in cells:
-            verdicts.setdefault(met, []).append(board)
-        met = "; ".join(f"{met} on {', '.join(boards)}" for met, boards in verdicts.items())
-        out.append((f"{figure}, by board", measured, goal, met))
-    return out
+    """A goal's median from its measured text (gaqueens.bench.common.spread: "median M
+    (LOW..HIGH) UNIT; ...", or the one value and its unit), without its unit: the goal's."""
+    return re.match(r"(?:median )?([^ ;]*)", measured)[1]
 
 
 def performance(results: Path) -> str:
-    """Every goal of the benchmark and of the 100,000-run sweep with its figure (medians) and
-    whether it was met, from the goals.csv each writes beside its report (python -m
-    gaqueens.bench, python -m gaqueens.bench.scale); a figure measured on several boards is one
-    row."""
-    lines = ["| figure | measured | goal | met |", "|---|---|---|---|"]
+    """A row per goal of the benchmark and of the 100,000-run sweep, from the goals.csv each
+    writes beside its report (python -m gaqueens.bench, python -m gaqueens.bench.scale): its
+    medians and whether it was met. The rows of one figure and goal measured on several boards
+    or executors (KEY: FIGURE, such as "board 8: ..." and "Dask loopback: ...") are one row."""
+    lines = ["| goal | median | at most | met |", "|---|---|---|---|"]
     for name, command in (("bench", "gaqueens.bench"), ("scale", "gaqueens.bench.scale")):
         path = results / name / "goals.csv"
         if not path.exists():
-            lines.append(f"| (no results yet: run `python -m {command} --out results/{name}`) | | | |")
+            lines.append(f"| (no results yet: run `python -m {command} --out results/{name}`) | "
+                         "| | |")
             continue
-        rows = pd.read_csv(path, keep_default_na=False, dtype=str).itertuples()
-        lines += [f"| {figure} | {measured} | {goal} | {met} |"
-                  for figure, measured, goal, met in _by_figure(rows)]
+        merged: dict[tuple[str, str], list] = {}
+        for row in pd.read_csv(path, keep_default_na=False, dtype=str).itertuples():
+            key, _, figure = row.figure.partition(": ") if ": " in row.figure else (
+                "", "", row.figure)
+            merged.setdefault((figure, row.goal), []).append((key, row.measured, row.met))
+        for (figure, goal), cells in merged.items():
+            if len(cells) == 1 and cells[0][0]:  # one key: the figure as written
+                figure, cells = f"{cells[0][0]}: {figure}", [("", *cells[0][1:])]
+            medians = "; ".join(f"{key}: {_median_of(text)}" if key else _median_of(text)
+                                for key, text, _ in cells)
+            verdicts: dict[str, list[str]] = {}
+            for key, _, met in cells:
+                verdicts.setdefault(met, []).append(key)
+            met = "; ".join(met if len(verdicts) == 1 else f"{met}: {', '.join(keys)}"
+                            for met, keys in verdicts.items())
+            lines.append(f"| {figure} | {medians} | {goal.removeprefix('at most ')} | {met} |")
     return "\n".join(lines)
 
 

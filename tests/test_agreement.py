@@ -6,11 +6,14 @@ import csv
 import math
 
 import numpy as np
+import pytest
 
 from gaqueens.bench import agreement, agreement_power, agreement_report
 from gaqueens.runtime.executors import starmap
 from gaqueens.ga import SCHEMES, VARIATIONS
 from gaqueens.ga.operators import make
+
+pytestmark = pytest.mark.bench
 
 
 def test_a_small_agreement_writes_a_row_per_comparison_and_compares_deaps_example(tmp_path, capsys):

@@ -7,83 +7,30 @@ against engine: deap, seed for seed.
 
 (1) For each scheme (mu+lambda, mu,lambda, simple) and variation (each, and, or): the same
 settings on both engines (``settings``: the published GA with PMX crossover at cxpb 0.5 and,
-for and/or, mutpb 0.5; at most GENERATIONS, 500, generations) on board 12, over the same
-seeds, 1 to each row's own number (SEEDS: 50 to 2,400; --seeds FIRST..LAST gives every row
-the same). Two control rows say what the check tells apart: engine: deap with uniform parents
-(seeds 1 to 1,000) and with a tournament of 3 (1 to 2,000), each against the numpy engine's
-published tournament of 2 (mu+lambda, each; the very runs of that row). The engines draw
-different random numbers, so a seed's two runs are unrelated (Spearman's rho 0.03 on average
-over the nine pairs, board 8, 200 seeds: a paired test gains nothing) and the check is on
-distributions. The work is the evaluations to a solution; a run unsolved within the limit
-counts as infinite work (the worst). Each row has one test, chosen in advance: the two-sided
-Mann-Whitney test (scipy.stats.mannwhitneyu), with Holm's correction over the table's 11
-p-values. The columns of agreement.csv (agreement.md shows them formatted):
+for and/or, mutpb 0.5; at most GENERATIONS generations) on board 12, over the same seeds, 1 to
+each row's own number (SEEDS; --seeds FIRST..LAST gives every row the same). Two control rows
+say what the check tells apart: engine: deap with uniform parents and with a tournament of 3,
+each against the numpy engine's published tournament of 2. The engines draw different random
+numbers, so a seed's two runs are unrelated and the check is on distributions. The work is the
+evaluations to a solution; a run unsolved within the limit counts as the worst. Each row has
+one test, chosen in advance: the two-sided Mann-Whitney test (scipy.stats.mannwhitneyu), with
+Holm's correction over the table's p-values; beside it, the smallest shift the row detects by
+simulation, and its verdict (gaqueens.bench.agreement_power). agreement.csv has a row per
+comparison (COLUMNS): the runs solved and the median evaluations on each engine ("inf" where
+the median is an unsolved run), deap's median over numpy's with its 95% bootstrap interval,
+"deap takes more" (mw_share: the chance that a run of engine: deap takes more evaluations
+than one of engine: numpy, ties counted half), the Mann-Whitney p-value before and after
+Holm's correction, the smallest shift detected (empty when none below 100% is) and the
+verdict; agreement.md shows them formatted and says how to read them.
 
-    seeds                       FIRST..LAST, run on each engine
-    numpy_solved, deap_solved   the runs that solved the board
-    numpy_median, deap_median   the median evaluations; "-" (inf) where the median is an
-                                unsolved run
-    median_ratio, ci_low, ci_high
-                                deap's median over numpy's, with its 95% percentile-bootstrap
-                                interval (stats.median_ratio); "-" where both medians, or an
-                                end of the interval, reach unsolved runs (the or rows)
-    mw_share                    "deap takes more": the chance that a run of engine: deap takes
-                                more evaluations than one of engine: numpy, ties counted half
-                                (U / nm); 0.5 when they do not differ; finite in every row
-    mw_p, p_holm                the Mann-Whitney p-value, and after Holm's correction
-    detects                     the smallest shift s (1% to 99%) such that engine: deap runs
-                                taking 1 + s times the work of these runs, and 1 - s times,
-                                are each told apart at ALPHA / 11 (0.01 / 11, Holm's strictest
-                                step, so Holm's own power is at least this) in at least POWER
-                                (80%) of SIMULATIONS (500) simulations of the row's seeds;
-                                empty when none is ("detects no shift below 100%")
-    verdict                     differ: p_holm below ALPHA (0.01); agree: no difference found,
-                                where the row detects shifts of WITHIN (15%) or more (detects
-                                at most 0.15); inconclusive: no difference found, but the row
-                                detects only larger shifts
-
-The controls take the same verdicts, and the report says if one does not differ. The
-simulation (``power``) draws both samples with replacement from the row's runs of both engines
-together, as many as each engine ran; it multiplies the second's evaluations by 1 + s (or
-1 - s) and rounds them at random up or down to the steps the evaluations come in (multiples of
-their greatest common divisor: 20 for variation each; the rounding keeps the mean), so that
-shifted runs tie with the others as real ones would, and a run whose generations times the
-factor pass the limit becomes unsolved. An unsolved run stays unsolved at 1 - s, which
-understates the power there (1 + s binds in every row measured).
-
-The seeds. A row's seeds for a shift of 15% are set by the spread of its work, and their cost
-by engine: deap (about 1.1 ms of CPU a generation, engine: numpy 0.2). From 800 engine: numpy
-runs per row (board 12, this machine, shared): mu+lambda/each 950 seeds (45 core-seconds for
-both engines), mu+lambda/or 1,900 (270), mu+lambda/and, mu,lambda/and and simple/and 1,900 to
-2,800 (290 to 390), mu,lambda/each and simple/each 2,500 to 2,700 (770 to 1,080), and the or
-rows of mu,lambda and simple 5,200 to 6,300 (3,300 to 4,700: three runs in four do not solve
-within 500 generations). Every row at 15% would take an hour and a half of two cores. The
-default takes about 1,400 CPU-seconds, ten to twelve minutes of two cores to itself (1,444
-measured on this machine, shared: 32 minutes of wall time at a load of 4.5; DEAP's example
-below takes 160 of them). It gives the published scheme mu+lambda/each 2,000 seeds and
-mu+lambda/or 2,400, enough for 15%, the controls what they need to differ, and each other row
-some 30 to 80 core-seconds (50 to 500 seeds): those rows are inconclusive, and say what they
-detect.
-
-Measured against this design, and not taken:
-    the former four tests a row (Fisher, Kolmogorov-Smirnov, Anderson-Darling and Mann-Whitney,
-        Holm over 44 p-values) detect less than Mann-Whitney alone in every row (400 seeds, a
-        25% shift: power 73% against 83% in mu+lambda/each, 12% against 18% in mu+lambda/and);
-        Kolmogorov-Smirnov alone less in most rows; the log-rank test (scipy.stats.logrank,
-        unsolved runs censored) more in mu,lambda/and and the each rows of mu,lambda and simple
-        (47% against 36% in mu,lambda/and), much less in mu+lambda/and and /or (12% and 14%
-        against 18% and 41%)
-    other boards: board 8 solves every run and would reach 15% in every row in 420
-        core-seconds, but the selection barely matters there (the tournament of 3 would need
-        some 6,000 seeds to differ); on board 10, 2% to 3% of the mu+lambda/and and /or runs
-        never solve; on board 16 the each and or rows of mu,lambda and simple solve 1% to 8%
-        of their runs in 1,000 generations (the controls would need only 250 to 300 seeds)
-    more generations for the or rows: detecting a shift of 40% in mu,lambda/or takes about
-        1,000, 700, 1,000 and 860 core-seconds at 300, 500, 1,000 and 2,000 generations
-        (simple/or 1,560, 950, 1,020 and 1,020): solved runs cost as much information per
-        second as unsolved ones, so 500 stays, Mann-Whitney ranking the unsolved runs as the
-        worst and "deap takes more" measuring the difference where the medians cannot
-    more seeds for engine: numpy than engine: deap would save at most 14% of the time
+The seeds. A row's seeds for detecting a shift of 15% are set by the spread of its work and
+their cost by engine: deap, the slower engine; the or rows of mu,lambda and simple, where most
+runs do not solve within the limit, would need thousands. The defaults give the published
+scheme (mu+lambda/each) and mu+lambda/or enough for 15%, the controls what they need to
+differ, and every other row a few hundred seeds at most: those say what they detect. Board 12:
+the selection matters there (on board 8 it barely does), and most rows solve most of their runs
+(on board 16 some solve almost none). Mann-Whitney alone: it detected more than the former four
+tests a row (Fisher, Kolmogorov-Smirnov, Anderson-Darling and it, Holm over all) in every row.
 
 (2) DEAP's own example (gaqueens.bench.deap_example), run by DEAP alone, against the ga of
 experiments/deap-example.yaml on engine: deap, seeds 1..100: the same best individual,

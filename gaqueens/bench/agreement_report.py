@@ -72,7 +72,7 @@ def report(rows: list[dict], compared: int, problems: list[str], argv: list[str]
         f"Detects: the smallest shift s such that engine: deap runs taking 1 + s, or 1 - s, "
         f"times the work of these runs are told apart at {ALPHA} / {len(rows)} in at least "
         f"{POWER:.0%} of {SIMULATIONS} simulations of the row's seeds. Agree: no difference "
-        f"found, where the row detects shifts of {WITHIN:.0%} or more; inconclusive: no "
+        f"found, where the row detects shifts of {WITHIN:.0%} or less; inconclusive: no "
         "difference found, but the row detects only larger shifts.",
         "## DEAP's own N-Queens example, run by DEAP, against engine: deap",
         example_line,

@@ -5,8 +5,7 @@ size (Pss, /proc/PID/smaps_rollup), summed.
 The sum of RSS counts the pages that forked processes share (a sweep's workers, the processes
 that draw its plots) once per process: an upper bound of the memory the tree holds. The sum of
 PSS shares each page among the processes that map it: the memory the tree holds. A peak
-between two samples is missed. Each process's own peak (VmHWM, kept by the kernel) is read at
-each sample too, which misses only what a process holds in its last SAMPLE_SECONDS.
+between two samples is missed.
 
     python -m gaqueens.bench.memory [--quick]
 
@@ -22,9 +21,7 @@ of these algorithms does not grow with either).
 from __future__ import annotations
 
 import os
-import statistics
 import threading
-import time
 from pathlib import Path
 
 SAMPLE_SECONDS = 0.1
@@ -89,40 +86,30 @@ def available() -> str | None:
 
 class Sampler:
     """Samples the descendants of ``root`` (this process by default, which is not counted) in
-    a thread, from ``start()`` to ``stop()``."""
+    a thread, from ``start()`` to ``stop()``: the largest sums of their RSS and of their PSS,
+    in bytes (``peak``, ``peak_pss``)."""
 
     def __init__(self, root: int | None = None):
         self.root = root or os.getpid()
-        self.samples: list[tuple[float, int, int]] = []  # (seconds since the start, RSS, PSS)
-        self.peaks: dict[int, int] = {}  # a process's own peak, VmHWM
+        self.peak = self.peak_pss = 0
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
-        self._began = 0.0
         self._failed: BaseException | None = None  # what stopped the sampling early
 
     def start(self) -> "Sampler":
-        self._began = time.monotonic()
         self._thread.start()
         return self
 
     def _run(self) -> None:
         try:
-            self._sample()
+            while True:
+                found = [_status(pid) for pid in descendants(self.root)]
+                self.peak = max(self.peak, sum(one.get("VmRSS", 0) for one in found))
+                self.peak_pss = max(self.peak_pss, sum(one.get("Pss", 0) for one in found))
+                if self._done.wait(SAMPLE_SECONDS):
+                    return
         except BaseException as error:  # raised by stop(): no peak from part of the time
             self._failed = error
-
-    def _sample(self) -> None:
-        while True:
-            rss = pss = 0
-            for pid in descendants(self.root):
-                status = _status(pid)
-                rss += status.get("VmRSS", 0)
-                pss += status.get("Pss", 0)
-                if "VmHWM" in status:
-                    self.peaks[pid] = max(self.peaks.get(pid, 0), status["VmHWM"])
-            self.samples.append((time.monotonic() - self._began, rss, pss))
-            if self._done.wait(SAMPLE_SECONDS):
-                return
 
     def stop(self, check: bool = True) -> "Sampler":
         """Ends the sampling; with ``check``, raises RuntimeError if it failed before (its
@@ -134,42 +121,16 @@ class Sampler:
                                f"{self._failed!r}") from self._failed
         return self
 
-    @property
-    def peak(self) -> int:
-        """The largest sum of RSS over the tree, in bytes."""
-        return max((rss for _, rss, _ in self.samples), default=0)
-
-    @property
-    def peak_pss(self) -> int:
-        """The largest sum of PSS over the tree, in bytes."""
-        return max((pss for _, _, pss in self.samples), default=0)
-
-    @property
-    def largest(self) -> int:
-        """The largest peak of a single process, in bytes."""
-        return max(self.peaks.values(), default=0)
-
-    def halves(self, until: float | None = None) -> tuple[float, float]:
-        """The median tree PSS over the first and the second half of the time sampled (up to
-        ``until`` seconds if given)."""
-        samples = [s for s in self.samples if until is None or s[0] <= until] or self.samples
-        if not samples:
-            return 0.0, 0.0
-        middle = samples[-1][0] / 2
-        first = [pss for at, _, pss in samples if at <= middle]
-        second = [pss for at, _, pss in samples if at > middle] or first
-        return statistics.median(first), statistics.median(second)
-
 
 def need_and_peak(name: str, board: int, fields: list[str]) -> dict:
     """One run's stated need and measured peak, in a process of its own."""
     import json
-    import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-m", "gaqueens.bench.solver_runs", "peak", name,
-                           str(board), *fields], capture_output=True, text=True, check=True)
-    return json.loads(done.stdout)
+    from gaqueens.bench.common import timed
+
+    return json.loads(timed([sys.executable, "-m", "gaqueens.bench.solver_runs", "peak", name,
+                             str(board), *fields])[1])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -187,12 +148,13 @@ def main(argv: list[str] | None = None) -> int:
             found = need_and_peak(name, board, fields)
             need, peak = found["need"], found["peak"]
             ratio = f"{peak / need:.2f}" if need and peak is not None else "-"
-            over += bool(need and peak is not None and peak > need)
+            above = bool(need and peak is not None and peak > need)
+            over += above
             print(f"{name:<23} {board:>11,} {need / MB:>8,.1f}MB "
                   f"{'-' if peak is None else f'{peak / MB:,.1f}MB':>10} {ratio:>6}  "
                   f"{' '.join(fields) or 'defaults'}"
                   + ("" if found["reset"] else " (peak since start)")
-                  + (" NOT an upper bound" if need and peak is not None and peak > need else ""))
+                  + (" NOT an upper bound" if above else ""))
     return 1 if over else 0
 
 

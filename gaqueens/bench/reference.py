@@ -3,13 +3,13 @@ the tests that compare the engine with it.
 
     python -m gaqueens.bench.reference FILE
 
-Writes genoxide's evaluations and generations per board and seed (boards REFERENCE_BOARDS: 8,
-16, 32, 64 and 128; seeds REFERENCE_SEEDS: 1 to 1,000) into FILE as CSV, with a first comment
-line naming the version and this command; gaqueens/data/genoxide-evaluations.csv was written so
-(about a minute on one core). Each run is genoxide's own N-Queens example: the published
-settings (gaqueens.bench.common.genoxide_run) on the N-Queens Conflicts. ``evaluations`` is genoxide's
-own count, which skips a child identical to one of its parents; ``generations`` gives the count
-gaqueens uses, 20 + 20 g. Needs genoxide: pip install 'gaqueens[bench]'.
+writes genoxide's evaluations and generations per board (8, 16, 32, 64, 128) and seed (1 to
+1,000) into FILE as CSV, after a comment line naming the version and this command;
+gaqueens/data/genoxide-evaluations.csv was written so. Each run is genoxide's N-Queens example
+(gaqueens.bench.genoxide_runs.run: the published settings on the N-Queens Conflicts).
+``evaluations`` is genoxide's own count, which skips a child identical to one of its parents;
+``generations`` gives the count gaqueens uses, 20 + 20 g. Needs genoxide: pip install
+'gaqueens[bench]'.
 """
 
 from __future__ import annotations
@@ -19,9 +19,10 @@ import io
 import sys
 from pathlib import Path
 
-from gaqueens.bench.common import INSTALL, genoxide_module, genoxide_run
-from gaqueens.problems.nqueens.fitness import Conflicts
+from gaqueens.bench.common import INSTALL, genoxide_module, published
+from gaqueens.bench.genoxide_runs import run
 from gaqueens.core.files import write_text
+from gaqueens.problems.nqueens.fitness import Conflicts
 
 REFERENCE_BOARDS, REFERENCE_SEEDS = (8, 16, 32, 64, 128), range(1, 1001)
 
@@ -30,14 +31,14 @@ def reference_evaluations(path: Path) -> None:
     """genoxide's evaluations and generations per board and seed, written to ``path``."""
     gx = genoxide_module()
     text = io.StringIO()
-    text.write(f"# genoxide {gx.__version__}, published settings, the N-Queens Conflicts; written by: "
-               f"python -m gaqueens.bench.reference {path}\n")
+    text.write(f"# genoxide {gx.__version__}, published settings, the N-Queens Conflicts; "
+               f"written by: python -m gaqueens.bench.reference {path}\n")
     writer = csv.writer(text, lineterminator="\n")
     writer.writerow(["board", "seed", "evaluations", "generations"])
     for board in REFERENCE_BOARDS:
         fitness = Conflicts(board)
         for seed in REFERENCE_SEEDS:
-            result = genoxide_run(gx, board, seed, fitness)
+            result = run(gx, fitness, board, seed, *published())
             if result.best_fitness != 0:
                 raise RuntimeError(f"genoxide did not solve board {board}, seed {seed}")
             writer.writerow([board, seed, result.evaluations, result.generations])

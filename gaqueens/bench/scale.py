@@ -1,86 +1,64 @@
-"""A 100,000-run sweep, measured: experiments/sweep-100k.yaml run (a) on the sweep's default
-local worker processes and (b) on a loopback Dask cluster (a scheduler and a worker of two
-single-threaded processes, each a process of its own, as `dask scheduler` and `dask worker`
-start them), each into a temporary folder, K times (--repeats, 3 by default), the executors
-alternating, each Dask sweep on a cluster of its own.
+"""A 100,000-run sweep, measured: experiments/sweep-100k.yaml run on the sweep's local worker
+processes and on a loopback Dask cluster (a scheduler and a worker of two single-threaded
+processes, each a process of its own, as `dask scheduler` and `dask worker` start them), each
+into a fresh folder, K times (--repeats, 3 by default), the executors alternating, each Dask
+sweep on a cluster of its own.
 
     python -m gaqueens.bench.scale [--out results/scale] [--quick] [--seeds FIRST..LAST]
-                                   [--repeats K]
+                                   [--repeats K] [--no-dask] [--file FILE]
 
-Per executor, each time: the sweep's wall time (the command's, from start to exit, tables and
-plots included) and its runs per second; the peak memory of every process it takes (the sweep,
-its workers, the processes that draw its plots, the cluster's scheduler and workers; sampled
-from /proc, gaqueens/bench/memory.py); on Dask, the PSS of the cluster's own processes, idle
-before the sweep and after it. Then, over the last repetition's folders: the exports' own time
-and peak (the same command again over the finished folder: nothing left to compute, it writes
-the tables and plots again), those of `python -m gaqueens.export` (the IOH export, every trace
-read) and of `python -m gaqueens.verify`, their peaks from one run each, sampled, their times
-from K more, unsampled (the sampling costs them time: _measure_after). Each figure stands
-beside issue 17's goal (the sweep within 100 s end to end, peak PSS under 1 GB, the export and
-verify within 15 s each) and whether it is met; the sweep's wall and peak are met when every
-repetition meets them, "met at the median" when their median does (one peak says little near
-its goal: the Dask sweep's, measured once on three successive commits, were 990, 1,019 and
-997 MB). Then the store's insert rate, measured apart: the
-sweep's runs stored again, in batches of the sweep's size, into a fresh store, timing
-Store.add alone (packing the traces, inserting, committing to disk), K times; beside the rate
-at which the sweep computed its runs (stored runs over the time between the manifest's start
-and end). --quick runs 2 cells x 2 boards x 50 seeds: a smoke run, not a measurement.
+Per executor: each sweep's wall time (from its start to its exit, tables and plots included),
+the runs it stored and the peak memory of every process it takes (gaqueens.bench.memory); on
+Dask, the memory of the cluster's own processes before and after it. Then, over each executor's
+last folder: the exports (the same command again), `python -m gaqueens.export` and
+`python -m gaqueens.verify`, timed K times, and sampled once more for their peak memory. Each
+figure stands beside issue 17's goal where it has one (scale.md says how it is measured).
+--quick runs 2 cells x 2 boards x 50 seeds: a smoke run, not a measurement. Writes scale.md,
+scale.csv (every figure measured) and goals.csv.
 """
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
-import itertools
 import json
 import os
-import platform
-import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import time
 from contextlib import contextmanager
-from datetime import datetime
 from pathlib import Path
 
-import numpy as np
-
-from gaqueens.bench.common import Report
+from gaqueens.bench.common import Report, header, pyarrow_warning, repetitions, spread, timed
 from gaqueens.bench.memory import MB, Sampler, available, tree_pss
 
 FILE = Path("experiments") / "sweep-100k.yaml"  # from the project's folder, or --file
 QUICK = ("boards=[8, 16]", "grid={population: [5, 10]}", "seeds={first: 1, last: 50}")
 COLUMNS = ("executor", "figure", "repetition", "value", "unit")
-TOGETHER = 50  # the batch the store is timed with: the sweep's batches of GA runs
+EXECUTORS = ("local processes", "Dask loopback")
+AFTER = ("exports", "IOH export", "verify")  # each command over a finished folder
+GOALS = {"sweep wall time": 100, "sweep peak PSS": 1000,
+         **{f"{kind} wall time": 15 for kind in AFTER},
+         **{f"{kind} peak PSS": 1000 for kind in AFTER}}  # each figure at most this
 
 
-def _python(*args) -> list[str]:
-    return [sys.executable, *args]
+def _unit(figure: str) -> tuple[str, str]:
+    """A figure's unit, in scale.csv's words, and its format."""
+    if "PSS" in figure or "RSS" in figure:
+        return "MB", ",.0f"
+    return ("runs", ",.0f") if "runs" in figure else ("s", ",.1f")
 
 
-def _timed(command: list[str], sampling: bool = True) -> tuple[float, Sampler | None]:
-    """Runs ``command`` to its end, sampling its processes if ``sampling``; its wall time and
-    the sampler. A failure is one line: the command and the last line it wrote (before any
-    failure of the sampling)."""
-    sampler = Sampler().start() if sampling else None
-    began = time.perf_counter()
+def sampled(command: list[str]) -> tuple[float, Sampler]:
+    """The wall time of ``command`` and the sampler of its processes' memory."""
+    sampler = Sampler().start()
     try:
-        done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                              text=True)
-        wall = time.perf_counter() - began
-        if done.returncode != 0:
-            last = (done.stderr.strip().splitlines() or ["no message"])[-1]
-            raise RuntimeError(f"{' '.join(command[1:])} ended with exit status "
-                               f"{done.returncode}: {last}")
+        seconds, _ = timed(command)
     except BaseException:
-        if sampler:
-            sampler.stop(check=False)
+        sampler.stop(check=False)
         raise
-    if sampler:
-        sampler.stop()
-    return wall, sampler
+    return seconds, sampler.stop()
 
 
 @contextmanager
@@ -94,8 +72,8 @@ def loopback_cluster(scratch: Path):
     started = []
     try:
         started.append(subprocess.Popen(
-            _python("-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
-                    "--no-dashboard", "--scheduler-file", str(address_file)),
+            [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+             "--port", "0", "--no-dashboard", "--scheduler-file", str(address_file)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
         deadline = time.monotonic() + 60
         while not address_file.exists():
@@ -104,8 +82,8 @@ def loopback_cluster(scratch: Path):
             time.sleep(0.1)
         address = json.loads(address_file.read_text())["address"]
         started.append(subprocess.Popen(
-            _python("-m", "distributed.cli.dask_worker", address, "--nworkers", "2",
-                    "--nthreads", "1", "--no-dashboard"),
+            [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nworkers", "2",
+             "--nthreads", "1", "--no-dashboard"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
         with Client(address, timeout="30s") as client:
             client.wait_for_workers(2, timeout=120)
@@ -120,13 +98,6 @@ def loopback_cluster(scratch: Path):
                 process.wait()
 
 
-def _phase_seconds(folder: Path) -> float:
-    """The seconds between the manifest's start and end: the runs computed and stored."""
-    record = json.loads((folder / "manifest.json").read_text())
-    began, ended = (datetime.fromisoformat(record[key]) for key in ("started", "ended"))
-    return max((ended - began).total_seconds(), 1.0)  # the manifest counts whole seconds
-
-
 def _stored(folder: Path) -> int:
     from gaqueens.runtime.store import Store
 
@@ -134,186 +105,116 @@ def _stored(folder: Path) -> int:
         return store.db.execute("SELECT count(*) FROM runs").fetchone()[0]
 
 
-def store_rate(folder: Path, scratch: Path) -> tuple[int, float]:
-    """The runs of ``folder`` stored again into a fresh store in ``scratch``, a batch of
-    TOGETHER runs of one algorithm and board at a time, as the sweep stores them: the runs and
-    the seconds spent in Store.add. A batch at a time is read and held."""
-    from gaqueens.core.result import Result
-    from gaqueens.runtime.store import Store, unpack
+def measure(base: list[str], scratch: Path, executors, repeats: int) -> dict:
+    """Every figure, per executor: a list of its values (one per repetition)."""
+    figures = {name: {} for name in executors}
 
-    count, spent = 0, 0.0
-    with Store(folder) as source, Store(scratch, write=True) as target:
-        target.use(source.settings())
-        rows = source.each()
-        for (name, board), group in itertools.groupby(rows, key=lambda row: row[:2]):
-            while batch := list(itertools.islice(group, TOGETHER)):
-                unit = batch[0][7]
-                results = [(seed, Result(bool(solved), conflicts, evaluations,
-                                         np.array(solution.split(), dtype=np.int64),
-                                         generations, seconds,
-                                         None if blob is None else unpack(blob)))
-                           for _, _, seed, solved, conflicts, generations, evaluations, _,
-                           seconds, solution, blob in batch]
-                began = time.perf_counter()
-                target.add(name, unit, board, results, "bench")
-                spent += time.perf_counter() - began
-                count += len(results)
-    return count, spent
+    def keep(name, figure, value):
+        figures[name].setdefault(figure, []).append(value)
 
-
-def _row(rows: list[dict], executor: str):
-    def row(figure, value, unit, repetition=1):
-        rows.append(dict(executor=executor, figure=figure, repetition=repetition, value=value,
-                         unit=unit))
-    return row
-
-
-def _measure_sweep(executor: str, sweep: list[str], folder: Path, rows: list[dict],
-                   repetition: int) -> dict:
-    """The sweep, once, into a fresh folder."""
-    row = _row(rows, executor)
-    wall, sampler = _timed(sweep)
-    runs, phase = _stored(folder), _phase_seconds(folder)
-    first, second = sampler.halves(until=phase)
-    for name, value, unit in (("sweep wall", wall, "s"), ("runs stored", runs, "runs"),
-                              ("runs computed and stored", phase, "s"),
-                              ("peak RSS, sum over the processes", sampler.peak / MB, "MB"),
-                              ("peak PSS, sum over the processes", sampler.peak_pss / MB, "MB"),
-                              ("peak RSS of one process", sampler.largest / MB, "MB"),
-                              ("median PSS, first half of the runs", first / MB, "MB"),
-                              ("median PSS, second half of the runs", second / MB, "MB")):
-        row(name, value, unit, repetition)
-    return dict(wall=wall, runs=runs, rate=runs / wall, computed=runs / phase,
-                peak=sampler.peak, pss=sampler.peak_pss, largest=sampler.largest,
-                halves=(first, second))
-
-
-def _measure_after(executor: str, sweep: list[str], folder: Path, repeats: int,
-                   figures: dict, rows: list[dict]) -> None:
-    """The exports (the sweep's command again, with nothing left to compute), the IOH export
-    (python -m gaqueens.export DIR) and verify, ``repeats`` times each, alternating; on the
-    local processes (no cluster running). Their wall times are taken with nothing sampling
-    /proc: reading each process's smaps_rollup ten times a second made the exports of the
-    100,000-run sweep 1-3 s longer (15.5-16.7 s against 16.8-18.7 s, three of each,
-    alternating), so their memory comes from one more run of each, sampled, whose wall time is
-    kept too ("wall, sampled")."""
-    row = _row(rows, executor)
-    again = [arg for arg in sweep if arg != "--fresh"]
-    if "--scheduler" in again:
-        at = again.index("--scheduler")
-        del again[at:at + 2]
-    commands = (("exports", again), ("export", _python("-m", "gaqueens.export", str(folder))),
-                ("verify", _python("-m", "gaqueens.verify", str(folder))))
-    for kind, command in commands:
-        seconds, sampled = _timed(command, sampling=True)
-        figures[kind] = dict(walls=[], sampled=seconds, peak=sampled.peak, pss=sampled.peak_pss)
-        row(f"{kind} wall, sampled", seconds, "s")
-        row(f"{kind} peak RSS, sum", sampled.peak / MB, "MB")
-        row(f"{kind} peak PSS, sum", sampled.peak_pss / MB, "MB")
+    folders = {}
     for repetition in range(1, repeats + 1):
-        for kind, command in commands:
-            seconds, _ = _timed(command, sampling=False)
-            figures[kind]["walls"].append(seconds)
-            row(f"{kind} wall", seconds, "s", repetition)
+        for name in executors:
+            print(f"{name}: the sweep ({repetition} of {repeats}) ...", file=sys.stderr)
+            folders[name] = scratch / f"{name.split()[0].lower()}-{repetition}"
+            command = [*base, "--out", str(folders[name])]
+            if name == EXECUTORS[0]:
+                seconds, sampler = sampled(command)
+            else:
+                with loopback_cluster(scratch) as address:
+                    keep(name, "cluster PSS before the sweep", tree_pss() / MB)
+                    seconds, sampler = sampled([*command, "--scheduler", address])
+                    keep(name, "cluster PSS after the sweep", tree_pss() / MB)
+            keep(name, "sweep wall time", seconds)
+            keep(name, "runs stored", _stored(folders[name]))
+            keep(name, "sweep peak PSS", sampler.peak_pss / MB)
+            keep(name, "sweep peak RSS", sampler.peak / MB)
+    for name, folder in folders.items():
+        print(f"{name}: the exports, the IOH export and verify ...", file=sys.stderr)
+        again = [arg for arg in base if arg != "--fresh"] + ["--out", str(folder)]
+        commands = dict(zip(AFTER, (again, [sys.executable, "-m", "gaqueens.export", str(folder)],
+                                    [sys.executable, "-m", "gaqueens.verify", str(folder)])))
+        for kind, command in commands.items():
+            _, sampler = sampled(command)
+            keep(name, f"{kind} peak PSS", sampler.peak_pss / MB)
+            keep(name, f"{kind} peak RSS", sampler.peak / MB)
+        for _ in range(repeats):
+            for kind, command in commands.items():
+                keep(name, f"{kind} wall time", timed(command)[0])
+    return figures
 
 
-EXECUTORS = ("local processes", "Dask loopback")
-
-
-def _sweep_on(name: str, commands: dict, scratch: Path, rows: list[dict], repetition: int) -> dict:
-    """One repetition of the sweep on the executor ``name`` (its command and folder in
-    ``commands``): on Dask, on a loopback cluster started for it, whose processes' PSS is taken
-    before and after the sweep; the cluster's address is added to the command kept."""
-    command, folder = commands[name]
-    if name == EXECUTORS[0]:
-        return _measure_sweep(name, command, folder, rows, repetition)
-    with loopback_cluster(scratch) as address:
-        command = [*command, "--scheduler", address]
-        commands[name] = (command, folder)
-        idle = tree_pss()  # the cluster's processes alone, before and after
-        measured = _measure_sweep(name, command, folder, rows, repetition)
-        measured["cluster"] = (idle, tree_pss())
-    for when, value in zip(("before", "after"), measured["cluster"]):
-        _row(rows, name)(f"cluster PSS, sum, {when} the sweep", value / MB, "MB", repetition)
-    return measured
+def report(out: Report, figures: dict, command: str, quick: bool, options, repeats,
+           load) -> None:
+    """scale.md's lines: the header, how it was measured, each figure beside its goal."""
+    out.say(header("A 100,000-run sweep", command, quick, load) + " at the start, {:.1f} {:.1f} "
+            "{:.1f} at the end".format(*os.getloadavg()))
+    if (warning := pyarrow_warning()) is not None:
+        out.say(warning)
+    out.say()
+    out.say(f"experiments/sweep-100k.yaml{' with ' + ' '.join(options) if options else ''}: "
+            f"each sweep {repetitions(repeats)}, the executors alternating, each time into a fresh "
+            "folder (on Dask, a fresh cluster), its memory sampled; over the last folders, the "
+            "exports (the sweep again with nothing to compute: runs.csv, the summary, the plots), "
+            f"the IOH export and verify, each timed {repetitions(repeats)} with nothing "
+            "sampling, and sampled in one more run for its peak memory. Memory: RSS and PSS "
+            "of every process below the command, read from /proc every 0.1 s and summed (a "
+            "peak shorter than that may be missed); RSS counts the pages forked processes "
+            "share once per process, PSS shares them out: its sum is the memory the processes "
+            "hold, which the goal judges. Medians (min..max); beside a goal, the sign test of "
+            "the repetitions against it.")
+    out.say()
+    for figure in dict.fromkeys(f for measured in figures.values() for f in measured):
+        unit, form = _unit(figure)
+        unit = "" if unit == "runs" else " " + unit
+        for name, values in ((name, m[figure]) for name, m in figures.items() if figure in m):
+            out.say("- " + (out.goal(f"{name}: {figure}", values, GOALS[figure], unit, form,
+                                     "runs") if figure in GOALS
+                            else f"{name}: {figure}: {spread(values, form, unit)}"))
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m gaqueens.bench.scale",
-                                     description=__doc__.split("\n")[0])
-    parser.add_argument("--out", type=Path, help="write scale.md and scale.csv into this folder")
-    parser.add_argument("--file", default=str(FILE), help=f"the sweep's experiment (default {FILE})")
+    from gaqueens.cli import Parser, run
+
+    parser = Parser(prog="python -m gaqueens.bench.scale", description=__doc__.split("\n")[0])
+    parser.add_argument("--out", type=Path, help="write scale.md, scale.csv and goals.csv here")
+    parser.add_argument("--file", default=str(FILE), help=f"the experiment (default {FILE})")
     parser.add_argument("--quick", action="store_true", help="200 runs: a smoke run")
     parser.add_argument("--seeds", help="FIRST..LAST instead of the file's seeds")
     parser.add_argument("--repeats", type=int, default=3,
-                        help="repetitions of each sweep, the exports, verify and the store's "
-                             "rate (default 3)")
+                        help="repetitions of each sweep, the exports and verify (default 3)")
     parser.add_argument("--no-dask", action="store_true", help="the local processes only")
     args = parser.parse_args(argv)
     if args.repeats < 1:
         parser.error("--repeats must be a whole number >= 1")
     if not Path(args.file).is_file():
-        print(f"error: {args.file}: no such experiment file (the 100,000-run sweep is "
-              f"experiments/sweep-100k.yaml in the project's folder; give it with --file)",
-              file=sys.stderr)
-        return 2
-    missing = available()
-    if missing:
-        print(f"error: the memory cannot be sampled: {missing}", file=sys.stderr)
-        return 2
-    if not args.no_dask:
-        if importlib.util.find_spec("distributed") is None:
-            print("error: the Dask half needs pip install 'gaqueens[cluster]' (or --no-dask)",
-                  file=sys.stderr)
-            return 2
-    from gaqueens.bench.scale_report import report, write
-
+        parser.error(f"--file {args.file}: no such experiment file (the 100,000-run sweep is "
+                     "experiments/sweep-100k.yaml in the project's folder)")
+    if available() is not None:
+        parser.error(f"the memory cannot be sampled: {available()}")
+    if not args.no_dask and importlib.util.find_spec("distributed") is None:
+        parser.error("the Dask half needs pip install 'gaqueens[cluster]' (or --no-dask)")
     options = [arg for change in (QUICK if args.quick else ()) for arg in ("--set", change)]
     options += ["--seeds", args.seeds] if args.seeds else []
-    rows = []
+    command = "python -m gaqueens.bench.scale " + " ".join(argv or sys.argv[1:])
+    return run(lambda: _scale(args, options, command.strip()))
+
+
+def _scale(args, options, command) -> None:
+    base = [sys.executable, "-m", "gaqueens.sweep", str(Path(args.file).resolve()), "--quiet",
+            "--fresh", *options]
     load = os.getloadavg()
-    began = time.strftime("%Y-%m-%d %H:%M")
-    try:
-        with tempfile.TemporaryDirectory(prefix="gaqueens-scale-") as scratch:
-            scratch = Path(scratch)
-            base = _python("-m", "gaqueens.sweep", str(Path(args.file).resolve()), "--quiet",
-                           "--fresh", *options)
-            commands, sweeps = {}, {}
-            for repetition in range(1, args.repeats + 1):
-                for name in EXECUTORS[: 1 if args.no_dask else 2]:
-                    print(f"{name}: the sweep ({repetition} of {args.repeats}) ...",
-                          file=sys.stderr, flush=True)
-                    if name in commands:  # the earlier repetition's folder: the last one serves
-                        shutil.rmtree(commands[name][1])
-                    folder = scratch / f"{name.split()[0].lower()}-{repetition}"
-                    commands[name] = ([*base, "--out", str(folder)], folder)
-                    sweeps.setdefault(name, []).append(
-                        _sweep_on(name, commands, scratch, rows, repetition))
-            measured = {name: {figure: [one[figure] for one in ones] for figure in ones[0]}
-                        for name, ones in sweeps.items()}  # each figure's repetitions
-            for name, (command, folder) in commands.items():
-                print(f"{name}: the exports and verify ...", file=sys.stderr, flush=True)
-                _measure_after(name, command, folder, args.repeats, measured[name], rows)
-            print("the store's insert rate ...", file=sys.stderr, flush=True)
-            stores, local = [], commands[EXECUTORS[0]][1]  # the last local sweep's folder
-            for repetition in range(1, args.repeats + 1):
-                count, spent = store_rate(local, scratch / f"store-{repetition}")
-                stores.append(count / spent)
-                rows.append(dict(executor="store alone", figure="runs stored per second",
-                                 repetition=repetition, value=count / spent, unit="runs/s"))
-    except (RuntimeError, OSError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 3
-    header = dict(command="python -m gaqueens.bench.scale " + " ".join(argv or sys.argv[1:]),
-                  date=began, quick=args.quick, options=options, load=load, load_end=os.getloadavg(),
-                  machine=f"{platform.platform()}, {os.cpu_count()} cores, Python "
-                          f"{platform.python_version()}")
+    with tempfile.TemporaryDirectory(prefix="gaqueens-scale-") as scratch:
+        figures = measure(base, Path(scratch), EXECUTORS[:1 if args.no_dask else 2], args.repeats)
     out = Report()
-    report(out, header, measured, stores, rows, args.repeats)
+    report(out, figures, command, args.quick, options, args.repeats, load)
     if args.out:
-        write(args.out, out, rows, COLUMNS)
-        print(f"wrote {args.out / 'scale.md'}, scale.csv and goals.csv", file=sys.stderr)
-    return 0
+        rows = [dict(executor=name, figure=figure, repetition=repetition + 1, value=value,
+                     unit=_unit(figure)[0])
+                for name, measured in figures.items() for figure, values in measured.items()
+                for repetition, value in enumerate(values)]
+        out.write(args.out, "scale", rows, COLUMNS)
+        print(f"wrote {args.out}: scale.md, scale.csv and goals.csv", file=sys.stderr)
 
 
 if __name__ == "__main__":
