@@ -106,6 +106,12 @@ def algorithm(name: str, **shape):
     return register
 
 
+def per_queen(size: int, fixed: int = 2**19) -> Callable[[object, int], int]:
+    """A solver's ``memory(settings, board)``: ``size`` bytes a queen for its arrays and
+    ``fixed`` (512 KiB) for a small run's scattered allocations."""
+    return lambda settings, board: fixed + size * board
+
+
 def find(name: str, kind: str = "algorithm") -> Algorithm:
     """The algorithm of that name: registered (built in), or a plug-in's entry point. ``kind``
     names what is looked for in the refusal: "baseline" leaves the GA out of the names
