@@ -4,10 +4,10 @@ number, board by board.
     python -m gaqueens.fidelity [--seeds FIRST..LAST] [--boards 8,16,32,64,128]
                                 [--reference FILE] [--out DIR] [--workers K]
 
-Runs gaqueens.ga.run(GaSettings(), board, seed) for every board and seed (default: boards 8 to
-128, seeds 1 to 1,000, on every core) and compares its evaluations with genoxide's stored runs
-of the same seeds (REFERENCE, written by `python -m gaqueens.bench.reference FILE`). Our random
-numbers are not genoxide's, so the check is on distributions. Per board: both medians, the
+Runs the published GA for every board and seed (default: boards 8 to 128, seeds 1 to 1,000,
+on every core) and compares its evaluations with genoxide's stored runs of the same seeds
+(REFERENCE, written by `python -m gaqueens.bench.reference FILE`). The random numbers are not
+genoxide's, so the check is on distributions. Per board: both medians, the
 ratio of ours to genoxide's with its 95% bootstrap interval, and the p-values of the
 Kolmogorov-Smirnov, Anderson-Darling and Mann-Whitney tests (gaqueens.reports.stats). The
 verdict:
@@ -23,10 +23,7 @@ Both are compared by 20 + 20 g, from the generations each stored; the table also
 genoxide's own median count and how many evaluations it skipped per run.
 
 Writes DIR/fidelity.md and DIR/fidelity.csv (default results/fidelity), each whole or not at
-all; prints the table. ``--workers`` above what the work can use is brought down to it, and said
-(gaqueens.runtime.executors.processes). Exit status (gaqueens/cli.py): 0 done; 2 bad input (one
-line naming it); 3 a fault, in one line with the traceback in a temporary error.log; 130
-interrupted (Ctrl-C or SIGTERM; no partial file is left).
+all, and prints the table; exit statuses as every command's (gaqueens/cli.py).
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+from functools import partial
 from dataclasses import dataclass
 from typing import Callable
 
@@ -108,8 +109,13 @@ def algorithm(name: str, **shape):
 
 def per_queen(size: int, fixed: int = 2**19) -> Callable[[object, int], int]:
     """A solver's ``memory(settings, board)``: ``size`` bytes a queen for its arrays and
-    ``fixed`` (512 KiB) for a small run's scattered allocations."""
-    return lambda settings, board: fixed + size * board
+    ``fixed`` (512 KiB) for a small run's scattered allocations; picklable, as settings go to
+    worker processes."""
+    return partial(_need, size, fixed)
+
+
+def _need(size: int, fixed: int, settings, board: int) -> int:
+    return fixed + size * board
 
 
 def find(name: str, kind: str = "algorithm") -> Algorithm:

@@ -22,7 +22,7 @@ from gaqueens.core.registry import Unknown
 from gaqueens.experiment.checker import Checker
 from gaqueens.experiment.ga_keys import NAME, NAME_CHARS
 from gaqueens.experiment.model import Entry
-from gaqueens.experiment.written import MAX_BOARD_KEY, PLUGIN_KEY
+from gaqueens.experiment.settings_yaml import MAX_BOARD_KEY, PLUGIN_KEY
 from gaqueens.experiment.yaml_file import shown
 from gaqueens.core.ranges import Whole, allowed
 

@@ -43,7 +43,7 @@ from gaqueens.ga.variation import lowest, rows_of
 class Runs:
     """The runs of a batch still going, a row each in every array: ``ids`` (each run's place
     in the batch's seeds), ``keys``, ``genomes`` (runs, mu, n), ``values`` (runs, mu), the
-    best found (``best``, ``best_value``), ``evaluations``, and ``bound`` (each run's
+    best found (``best``, ``best_value``), ``evaluations``, and ``bindings`` (each run's
     DEAP-style functions, made when first used). With the problem's ``swaps`` (the published
     family, gaqueens.ga.generation), ``cells`` (runs, mu, n + w) holds each genome with its
     state instead; with its ``compiled`` generation, its own ``state`` holds the genomes.
@@ -57,7 +57,7 @@ class Runs:
         self.mu, self.lam = settings.population, settings.children
         self.ids, self.seeds = np.arange(len(seeds)), seeds
         self.keys = randomness.keys(seeds)
-        self._bound: list | None = None
+        self._bindings: list | None = None
         self.window = None
         genomes = randomness.permutations(self.keys, self.mu, board)  # int64, as problems take
         values = self.evaluate(genomes)
@@ -80,10 +80,10 @@ class Runs:
             self.genomes = None
 
     @property
-    def bound(self) -> list:
-        if self._bound is None:
-            self._bound = [randomness.Bound(randomness.python(self.seeds[i])) for i in self.ids]
-        return self._bound
+    def bindings(self) -> list:
+        if self._bindings is None:
+            self._bindings = [randomness.RandomBinding(randomness.python(self.seeds[i])) for i in self.ids]
+        return self._bindings
 
     def evaluate(self, genomes: np.ndarray) -> np.ndarray:
         """The fitness (runs, k) of genomes (runs, k, n), by the problem's batched fitness."""
@@ -104,8 +104,8 @@ class Runs:
         if self.window is not None:
             span, *drawn = self.window
             self.window = (span, *(each[going] for each in drawn))
-        if self._bound is not None:
-            self._bound = [b for b, kept in zip(self._bound, going.tolist()) if kept]
+        if self._bindings is not None:
+            self._bindings = [b for b, kept in zip(self._bindings, going.tolist()) if kept]
 
 
 def run_many(settings: GaSettings, board: int, seeds, observe=None, compiled: bool = False,

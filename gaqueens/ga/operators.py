@@ -249,7 +249,7 @@ def try_out(operator: Operator, size: int = 8) -> str | None:
     returns (``mistake``), found when a file loads."""
     generator = randomness.python(0)
     function, arguments = operator.function()
-    function = randomness.Bound(generator)(function)
+    function = randomness.RandomBinding(generator)(function)
     genomes = [generator.sample(range(size), size) for _ in range(2)]
     individuals = [Ranked(value, row) for row, value in enumerate([3, 1, 4, 1, 5, 9, 2, 6])]
     given = {"select": (individuals, 4), "survivors": (individuals, 4), "crossover": genomes,
