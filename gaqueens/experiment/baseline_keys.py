@@ -29,7 +29,7 @@ from gaqueens.core.ranges import Whole, allowed
 BOARDS = Whole(1, 100_000_000)  # the largest board any algorithm takes
 LARGEST_BOARD = 10_000_000  # the largest board of every other algorithm (the GA, plug-ins)
 SCALING = ("local-search", "min-conflicts", "construction")  # solvers up to BOARDS' bound:
-# a run of 10^8 queens takes seconds to a minute, and gigabytes (their docstrings say how many)
+# a run of 10^8 queens takes up to minutes and gigabytes (each states its memory)
 
 
 def board_problem(name: str, algorithm, board: int) -> str | None:

@@ -54,8 +54,8 @@ class Parameter:
 
 
 def deap_tools():
-    """deap.tools, imported when first needed: it imports moocore (some 75 ms of processor time
-    and a thread of its own), which a run of gaqueens' own operators never calls."""
+    """deap.tools, imported when first needed: it imports moocore (and starts a thread), which
+    a run of gaqueens' own operators never calls."""
     from deap import tools
 
     return tools

@@ -49,7 +49,7 @@ class SwapConflicts:
         # four counts of at most n each, summed in the smallest type holding them
         self.sum_type = np.int16 if 4 * n < 2**15 else np.int64
         # the change's 4, and 6 for two queens that attack each other: looked up by ``attack``,
-        # one call where np.where(attack, 6, 4) took two
+        # one call instead of np.where(attack, 6, 4)
         self.constant = np.array([4, 6], dtype=self.sum_type)
 
     def counts(self, genomes: np.ndarray) -> np.ndarray:
