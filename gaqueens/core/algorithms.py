@@ -9,14 +9,11 @@ when a file loads), its unit of work, and what it may claim: whether the seed ch
 too, which the verifier then checks), and the memory a run needs. Runs that advance together
 (the GA's published family) also give ``run_many`` and ``together``.
 
-A plug-in is any module (or ``module:object``) shaped like a built-in baseline module:
-``run(settings, board, seed) -> Result``, ``Settings`` and ``UNIT``, and optionally
-``DETERMINISTIC``, ``PERMUTATION`` (False when its placements may put two queens in a
-column), ``PROBLEMS`` (the problems it solves, gaqueens.problems: N-Queens by default),
-``memory(settings, board)`` (bytes a run needs) and ``prepare()`` (what every run needs
-loaded, called once a process before any run is timed). ``shaped`` checks them when the
-plug-in loads, and refuses, naming it, what is missing or of the wrong type;
-gaqueens.runtime.execution checks what its ``run`` returns.
+A plug-in is any module (or ``module:object``) shaped like a built-in baseline module (README,
+"Extending"): ``run``, ``Settings`` and ``UNIT``, and optionally ``DETERMINISTIC``,
+``PERMUTATION``, ``PROBLEMS``, ``memory(settings, board)`` and ``prepare()`` (called once a
+process before any run is timed). ``shaped`` refuses, naming it, what is missing or of the
+wrong type; gaqueens.runtime.execution checks what its ``run`` returns.
 """
 
 from __future__ import annotations
