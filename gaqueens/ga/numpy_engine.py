@@ -66,7 +66,8 @@ class Runs:
     @property
     def bindings(self) -> list:
         if self._bindings is None:
-            self._bindings = [randomness.RandomBinding(randomness.python(self.seeds[i])) for i in self.ids]
+            self._bindings = [randomness.RandomBinding(randomness.python(self.seeds[i]))
+                              for i in self.ids]
         return self._bindings
 
     def evaluate(self, genomes: np.ndarray) -> np.ndarray:

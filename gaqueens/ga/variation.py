@@ -6,8 +6,8 @@ call and applied in a few numpy calls: a tournament's pick is the first drawn of
 fitness among SIZE entrants drawn uniformly with replacement; a swap exchanges the entries of
 two distinct positions, the second drawn among the n - 1 others. Every other operator is its
 DEAP-style function (gaqueens.ga.operators) applied to one genome, or one run's population, at
-a time, drawing from the run's random.Random (``bindings``, a randomness.RandomBinding per run); what it
-returns is checked (operators.checked). ``lowest`` keeps each run's best of its pool.
+a time, drawing from the run's random.Random (``bindings``, a randomness.RandomBinding per
+run); what it returns is checked. ``lowest`` keeps each run's best of its pool.
 """
 
 from __future__ import annotations

@@ -36,9 +36,7 @@ class SwapConflicts:
     ``columns`` [ci, cj] of shape (2, ...); ``diagonals`` gives the eight counters (8, ...):
     the falling left by the queens of rows i and j, the rising left, the falling entered and
     the rising entered; ``change`` the change of the measure from those counters' counts;
-    ``move`` makes the swaps in a flat array of counters. tests/test_swap_conflicts.py checks
-    them against Conflicts on random permutations and swaps (hypothesis). ``counts`` gives a
-    genome's counters.
+    ``move`` makes the swaps in a flat array of counters; ``counts`` gives a genome's.
     """
 
     def __init__(self, n: int, measure: str = "pairs"):
