@@ -145,32 +145,24 @@ def fidelity(boards, seeds: range, reference: dict, workers: int) -> list[dict]:
     return rows
 
 
-def _p(value: float) -> str:
-    return f"{value:.2g}"
-
-
 def markdown(rows: list[dict]) -> str:
+    import pandas as pd
+
     from gaqueens.reports.tables import markdown as table, number
 
-    return table(_frame([{
+    return table(pd.DataFrame([{
         "board": row["board"],
         "seeds": row["seeds"],
         "gaqueens median": number(row["gaqueens_median"]),
         "genoxide median": number(row["genoxide_median"]),
         "ratio (95% CI)": f"{row['median_ratio']:.3f} ({row['ci_low']:.3f} to {row['ci_high']:.3f})",
-        "KS p": _p(row["ks_p"]),
-        "AD p": _p(row["ad_p"]),
-        "MW p": _p(row["mw_p"]),
+        "KS p": f"{row['ks_p']:.2g}",
+        "AD p": f"{row['ad_p']:.2g}",
+        "MW p": f"{row['mw_p']:.2g}",
         "verdict": row["verdict"],
         "genoxide's own count: median, skipped per run": (
             f"{number(row['genoxide_own_median'])}, {row['genoxide_skipped_per_run']:.2f}"),
     } for row in rows]))
-
-
-def _frame(rows):
-    import pandas as pd
-
-    return pd.DataFrame(rows)
 
 
 NOTE = (
@@ -249,7 +241,9 @@ def _fidelity(args, argv) -> None:
     rows = fidelity(boards, seeds, reference, workers)
     text = report(rows, argv, args.reference or REFERENCE)
     out.mkdir(parents=True, exist_ok=True)
-    write_text(out / "fidelity.csv", _frame(rows)[list(COLUMNS)].to_csv(index=False))
+    import pandas as pd
+
+    write_text(out / "fidelity.csv", pd.DataFrame(rows)[list(COLUMNS)].to_csv(index=False))
     write_text(out / "fidelity.md", text)
     print(text)
 

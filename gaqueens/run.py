@@ -119,8 +119,8 @@ def _run(args) -> None:
                            "that names its problem (FILE)")
     if (args.trace or args.html) and not isinstance(settings, GaSettings):
         raise BadInput(f"--trace and --html replay a GA run; {args.algorithm} is not a GA")
-    if board_problem(args.algorithm, algorithm, args.board):
-        raise BadInput(f"--board {board_problem(args.algorithm, algorithm, args.board)}")
+    if refused := board_problem(args.algorithm, algorithm, args.board):
+        raise BadInput(f"--board {refused}")
     if not problems.get(problem).has_solution(args.board) and getattr(settings, "target", 0) == 0:
         raise BadInput(f"--board {args.board} has no solution "
                        f"({no_solution(problems.get(problem), args.board)})")

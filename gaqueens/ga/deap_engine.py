@@ -49,7 +49,7 @@ STATISTICS = {"min": np.min, "median": np.median, "max": np.max, "mean": np.mean
 
 class Evaluate:
     """toolbox.evaluate: an individual's fitness as a 1-tuple, through the run's counting
-    fitness (gaqueens.problems.Fitness); ``batch`` scores a list of individuals in one numpy call, refusing any that is
+    fitness; ``batch`` scores a list of individuals in one numpy call, refusing any that is
     not a permutation of 0..n-1 (an operator that does not keep permutations)."""
 
     def __init__(self, fitness, n: int):
