@@ -68,12 +68,9 @@ def run(body: Callable[[], int | None], *, folder: Callable[[], object] = lambda
             status = body()
             stop.check()
         return DONE if status is None else status
-    except BadInput as error:
+    except (BadInput, Rejected) as error:
         print(f"error: {error}", file=sys.stderr)
-        return BAD_INPUT
-    except Rejected as error:
-        print(f"error: {error}", file=sys.stderr)
-        return REJECTED
+        return BAD_INPUT if isinstance(error, BadInput) else REJECTED
     except (Interrupted, KeyboardInterrupt):
         line = interrupted() if callable(interrupted) else interrupted
         after_bar = "\n" if sys.stderr is not None and sys.stderr.isatty() else ""  # after ^C

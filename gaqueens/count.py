@@ -8,16 +8,12 @@ Prints both counts and the time, and whether they match the shipped table (OEIS 
 A002562) where it knows the board. ``--list`` prints instead each solution on a line, in
 lexicographic order: the columns of rows 0 to N-1 separated by spaces (columns from 0), a
 fundamental one (the least of its class under the 8 symmetries of the square, compared as
-sequences) followed by " *". ``--html FILE`` writes the self-contained page of them
-(gaqueens.problems.nqueens.solutions_page) and says so in one line. Both list boards up to 12
-(14,200 solutions; gaqueens.problems.nqueens.solutions), refuse larger ones as bad input, and
-check the listing's counts against the table. N runs from 1 to 18; the count is compiled and uses every
-core (gaqueens.problems.nqueens.counting), and its time grows about seven times per row: the benchmark
-(``python -m gaqueens.bench``) times 16. Ctrl-C stops it within a fraction of a second.
-A FILE that is a folder, or in a folder that does not exist, is refused before the count.
-Exit status (gaqueens/cli.py): 0 done; 1 the counts differ from the table; 2 bad input or
-usage; 3 an unexpected error, in one line with the traceback in a temporary error.log; 130
-interrupted (Ctrl-C or SIGTERM; no partial file is left).
+sequences) followed by " *". ``--html FILE`` writes the self-contained page of them and says
+so in one line. Both list boards up to 12, refuse larger ones as bad input, and check the
+listing's counts against the table. N runs from 1 to 18; the count is compiled and uses every
+core. A FILE that is a folder, or in a folder that does not exist, is refused before the
+count. Exit statuses as every command's (gaqueens/cli.py); 1 when the counts differ from the
+table.
 """
 
 from __future__ import annotations

@@ -4,10 +4,10 @@ number, board by board.
     python -m gaqueens.fidelity [--seeds FIRST..LAST] [--boards 8,16,32,64,128]
                                 [--reference FILE] [--out DIR] [--workers K]
 
-Runs gaqueens.ga.run(GaSettings(), board, seed) for every board and seed (default: boards 8 to
-128, seeds 1 to 1,000, on every core) and compares its evaluations with genoxide's stored runs
-of the same seeds (REFERENCE, written by `python -m gaqueens.bench.reference FILE`). Our random
-numbers are not genoxide's, so the check is on distributions. Per board: both medians, the
+Runs the published GA for every board and seed (default: boards 8 to 128, seeds 1 to 1,000,
+on every core) and compares its evaluations with genoxide's stored runs of the same seeds
+(REFERENCE, written by `python -m gaqueens.bench.reference FILE`). The random numbers are not
+genoxide's, so the check is on distributions. Per board: both medians, the
 ratio of ours to genoxide's with its 95% bootstrap interval, and the p-values of the
 Kolmogorov-Smirnov, Anderson-Darling and Mann-Whitney tests (gaqueens.reports.stats). The
 verdict:
@@ -23,10 +23,7 @@ Both are compared by 20 + 20 g, from the generations each stored; the table also
 genoxide's own median count and how many evaluations it skipped per run.
 
 Writes DIR/fidelity.md and DIR/fidelity.csv (default results/fidelity), each whole or not at
-all; prints the table. ``--workers`` above what the work can use is brought down to it, and said
-(gaqueens.runtime.executors.processes). Exit status (gaqueens/cli.py): 0 done; 2 bad input (one
-line naming it); 3 a fault, in one line with the traceback in a temporary error.log; 130
-interrupted (Ctrl-C or SIGTERM; no partial file is left).
+all, and prints the table; exit statuses as every command's (gaqueens/cli.py).
 """
 
 from __future__ import annotations
@@ -148,32 +145,24 @@ def fidelity(boards, seeds: range, reference: dict, workers: int) -> list[dict]:
     return rows
 
 
-def _p(value: float) -> str:
-    return f"{value:.2g}"
-
-
 def markdown(rows: list[dict]) -> str:
+    import pandas as pd
+
     from gaqueens.reports.tables import markdown as table, number
 
-    return table(_frame([{
+    return table(pd.DataFrame([{
         "board": row["board"],
         "seeds": row["seeds"],
         "gaqueens median": number(row["gaqueens_median"]),
         "genoxide median": number(row["genoxide_median"]),
         "ratio (95% CI)": f"{row['median_ratio']:.3f} ({row['ci_low']:.3f} to {row['ci_high']:.3f})",
-        "KS p": _p(row["ks_p"]),
-        "AD p": _p(row["ad_p"]),
-        "MW p": _p(row["mw_p"]),
+        "KS p": f"{row['ks_p']:.2g}",
+        "AD p": f"{row['ad_p']:.2g}",
+        "MW p": f"{row['mw_p']:.2g}",
         "verdict": row["verdict"],
         "genoxide's own count: median, skipped per run": (
             f"{number(row['genoxide_own_median'])}, {row['genoxide_skipped_per_run']:.2f}"),
     } for row in rows]))
-
-
-def _frame(rows):
-    import pandas as pd
-
-    return pd.DataFrame(rows)
 
 
 NOTE = (
@@ -252,7 +241,9 @@ def _fidelity(args, argv) -> None:
     rows = fidelity(boards, seeds, reference, workers)
     text = report(rows, argv, args.reference or REFERENCE)
     out.mkdir(parents=True, exist_ok=True)
-    write_text(out / "fidelity.csv", _frame(rows)[list(COLUMNS)].to_csv(index=False))
+    import pandas as pd
+
+    write_text(out / "fidelity.csv", pd.DataFrame(rows)[list(COLUMNS)].to_csv(index=False))
     write_text(out / "fidelity.md", text)
     print(text)
 

@@ -3,20 +3,15 @@
     python -m gaqueens.run --board N [--seed S] [--algorithm NAME] [FILE [--set PATH=VALUE ...]]
                            [--trace FILE] [--html FILE]
 
-NAME is an algorithm's name (built in, or a plug-in's: gaqueens.core.algorithms), ga by default; with
-FILE, an experiment file, the name of one of its entries (a GA variant's too), run with the
-file's settings (the published ones by default).
-Prints the conflicts and the work it took, the columns (shortened for big boards), the board
-for N up to 20, and the wall time. A GA run (any entry whose settings are a GA's) on a board
-of up to TRACED_UP_TO queens can also be written, made again from its seed
-(gaqueens.reports.trace): --trace FILE in genoxide's example trace format 1 (a frame per
-generation, at most 200, the stride doubling as the run grows; the last frame is the run's
-end), --html FILE as a standalone page that plays the same frames back, the run's settings
-beside them; a FILE that is a folder, or in a folder that does not exist, is refused before the
-run. Exit status (gaqueens/cli.py): 0 done; 1 the verifier rejects the answer
-(gaqueens/runtime/claims.py); 2 bad input or usage; 3 a fault (an unexpected error, a plug-in's
-code raising SystemExit), in one line with the traceback in a temporary error.log; 130
-interrupted (Ctrl-C or SIGTERM; no partial file is left).
+NAME is an algorithm's name (built in, or a plug-in's), ga by default; with FILE, an
+experiment file, the name of one of its entries (a GA variant's too), run with the file's
+settings. Prints the conflicts and the work it took, the columns (shortened for big boards),
+the board for N up to 20, and the wall time. A GA run on a board of up to TRACED_UP_TO queens
+can also be written, made again from its seed (gaqueens.reports.trace): --trace FILE in
+genoxide's example trace format 1 (at most 200 frames, the last the run's end), --html FILE
+as a standalone page that plays the same frames back beside the run's settings; a FILE that
+is a folder, or in a folder that does not exist, is refused before the run. Exit statuses as
+every command's (gaqueens/cli.py); 1 when the verifier rejects the answer.
 """
 
 from __future__ import annotations
@@ -124,8 +119,8 @@ def _run(args) -> None:
                            "that names its problem (FILE)")
     if (args.trace or args.html) and not isinstance(settings, GaSettings):
         raise BadInput(f"--trace and --html replay a GA run; {args.algorithm} is not a GA")
-    if board_problem(args.algorithm, algorithm, args.board):
-        raise BadInput(f"--board {board_problem(args.algorithm, algorithm, args.board)}")
+    if refused := board_problem(args.algorithm, algorithm, args.board):
+        raise BadInput(f"--board {refused}")
     if not problems.get(problem).has_solution(args.board) and getattr(settings, "target", 0) == 0:
         raise BadInput(f"--board {args.board} has no solution "
                        f"({no_solution(problems.get(problem), args.board)})")

@@ -87,7 +87,7 @@ def experiment_of(record: dict, folder: Path) -> Experiment:
 def _settings_problems(name: str, recorded: dict, stored: dict | None) -> list[str]:
     """How the settings manifest.json records for ``name`` differ from the store's; the store
     keeps only what changes a run, so the keys that choose which runs to do (max-board) are
-    the manifest's alone (gaqueens/experiment/written.py, run_settings)."""
+    the manifest's alone (gaqueens/experiment/settings_yaml.py, run_settings)."""
     if stored is None:
         return [f"{manifest.FILE}: {name} has no settings in {FILE}"]
     keys = (set(recorded) | set(stored)) - {MAX_BOARD_KEY}

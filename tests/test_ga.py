@@ -19,7 +19,7 @@ from gaqueens.problems.nqueens.verifier import is_solution
 from gaqueens.ga import GaSettings, generation, randomness
 from gaqueens.ga.numpy_engine import Runs
 from gaqueens.ga.operators import BUILTINS, Operator, make
-from gaqueens.ga.randomness import Bound
+from gaqueens.ga.randomness import RandomBinding
 from gaqueens.ga.variation import cross, mutate, select, swap, tournament
 from runs import same_run
 
@@ -30,7 +30,7 @@ def random_population(n, k, seed):
 
 
 def bound(seed):
-    return [Bound(randomness.python(seed))]
+    return [RandomBinding(randomness.python(seed))]
 
 
 # ---- operators ------------------------------------------------------------------------------

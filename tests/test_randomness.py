@@ -117,13 +117,13 @@ def test_every_placement_of_a_queen_is_as_likely_in_the_first_population():
 
 GA_FILES = [*sorted((PACKAGE / "ga").glob("*.py")),
             PACKAGE / "problems" / "nqueens" / "generation_kernel.py"]
-DEAP_STYLE = {"operators.py", "deap_engine.py"}  # DEAP's way: the module random, Bound per run
+DEAP_STYLE = {"operators.py", "deap_engine.py"}  # DEAP's way: module random, a RandomBinding a run
 
 
 def test_randomness_is_the_only_module_of_the_ga_that_makes_random_numbers():
     """No other module of the GA names numpy's random module or makes a random.Random; only
-    the operators written DEAP's way (bound to a run's generator by randomness.Bound) and the
-    DEAP engine (which hands DEAP the module random itself) import random."""
+    the operators written DEAP's way (bound to a run's generator by randomness.RandomBinding) and
+    the DEAP engine (which hands DEAP the module random itself) import random."""
     for path in GA_FILES:
         if path.name == "randomness.py":
             continue

@@ -20,28 +20,11 @@ a queen) counted per row and per column as queens come and go:
 - an attempt gives up after ``restart_factor`` x N nodes and a new one starts, with ``growth``
   times the nodes of the last, until ``budget`` nodes in all.
 
-Choosing among rows and columns, rather than rows alone, was a design choice made from a few
-trial descents during development (not kept as a command): rows alone failed more often in
-the last few queens. The scaling sweep (experiments/scaling.yaml) measures what it reaches.
-
 Each placement updates the counts along the four lines through the queen with numpy, O(N),
-so a solution costs O(N^2): results/scaling gives its times, up to ten thousand queens. The
-unit of work is nodes: queens placed.
-
-Memory (``memory``): O(N). A depth keeps its line, the random generator's state before it
-shuffled that line's free squares and how many it has tried, and replays the shuffle when the
-search comes back to it (_Attempt says how); the first version kept each depth's list of
-squares, O(N^2), and passed 2 GB on 100,000 queens (14.7 GB seen). The random stream, the
-squares and their order are unchanged: the same seed gives the same run, node for node
-(tests/test_kernels.py runs the list-per-depth search, kept in tests/backtracking_reference.py,
-beside it). The need stated is MEMORY_FIXED + MEMORY_PER_QUEEN x N, 512 KiB + 400 bytes a
-queen (the lines' flags and counts, the per-depth numbers, and the temporary index arrays of
-a placement's update, some 30 8-byte numbers a queen); measured (python -m
-gaqueens.bench.memory, budget 200 nodes): 0.3, 3.3 and 24.3 MB on 10^3, 10^4 and 10^5 queens, stated 0.9,
-4.5 and 40.5 MB; 401 MB stated on a million queens.
-
-Checked by the independent verifier (gaqueens.problems.nqueens.verifier) on small boards over
-many seeds (tests/test_baselines.py), and on every run of a sweep.
+so a solution costs O(N^2). The unit of work is nodes: queens placed. Memory: O(N), 400
+bytes a queen stated (the lines' flags and counts, a few numbers per depth, and the index
+arrays of a placement's update), as _Attempt replays a depth's shuffle rather than keeping
+its squares; tests/backtracking_reference.py keeps them, and matches it node for node.
 """
 
 from __future__ import annotations
@@ -51,15 +34,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gaqueens.problems.nqueens.facts import has_solution
+from gaqueens.problems.nqueens.facts import refuse_unsolvable
 from gaqueens.problems.nqueens.fitness import Conflicts
 from gaqueens.core.ranges import Number, Whole, check, setting
-from gaqueens.core.algorithms import algorithm
+from gaqueens.core.algorithms import algorithm, per_queen
 from gaqueens.core.result import Result
 
 UNIT = "nodes"
-MEMORY_PER_QUEEN = 400  # bytes: see the module's docstring
-MEMORY_FIXED = 2**19  # 512 KiB: a small run's scattered allocations
 
 
 @dataclass(frozen=True)
@@ -79,18 +60,14 @@ class Settings:
         check(self)
 
 
-def memory(settings: Settings, board: int) -> int:
-    """The bytes a run needs beyond the loaded process (the module's docstring)."""
-    return MEMORY_FIXED + MEMORY_PER_QUEEN * board
+memory = per_queen(400)
 
 
 @algorithm("backtracking-heuristic", settings=Settings, unit=UNIT, memory=memory)
 def run(settings: Settings, board: int, seed: int) -> Result:
     """Attempts with growing node limits until a solution or the budget; the placement of the
     last attempt is returned with its attacking pairs, solved or not."""
-    if not has_solution(board):
-        raise ValueError(f"backtracking-heuristic: board {board} has no solution "
-                         "(boards 2 and 3 have none)")
+    refuse_unsolvable("backtracking-heuristic", board)
     rng = np.random.default_rng(seed)
     nodes, limit = 0, settings.restart_factor * board
     while True:
@@ -110,13 +87,11 @@ class _Attempt:
     per row and per column without a queen (a row or column with a queen counts N + 1, so it
     is never the most constrained).
 
-    Each depth of the search keeps O(1) numbers, not its list of squares left to try (a list
-    per depth was O(N^2) memory: 14.7 GB seen on 100,000 queens): the line it chose, the state
-    of the random generator just before it shuffled that line's free squares, and how many of
-    them it has tried. When the search comes back to a depth, its board is again the one it
-    shuffled, so the same shuffle is made again from the saved state, on a generator of its
-    own; the run's generator is not rewound. The squares, their order and the random stream
-    are those of the list-per-depth search, draw for draw."""
+    Each depth keeps O(1) numbers, not its list of squares left to try: its line, the state of
+    the random generator just before it shuffled that line's free squares, and how many it has
+    tried. Back at a depth, the board is again the one it shuffled, so the same shuffle is made
+    again from the saved state on a generator of its own; the squares, their order and the
+    run's random stream are those of a list-per-depth search, draw for draw."""
 
     def __init__(self, n: int, rng: np.random.Generator):
         self.n, self.rng, self.nodes = n, rng, 0

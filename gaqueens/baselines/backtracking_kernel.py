@@ -1,6 +1,5 @@
 """Plain backtracking's compiled kernel: the search of gaqueens.baselines.backtracking, node for
-node, in O(N) memory (numba, imported only inside a run; gaqueens.core.jit says how it is
-cached).
+node, in O(N) memory (numba, imported only inside a run).
 
 The state is the column of each row's queen (``placed``, int32, N) and three bit sets, a
 64-bit word per 64 lines: the columns in use (bit c), the falling diagonals in use (bit
@@ -8,17 +7,12 @@ c - r + N - 1, so that the diagonals seen from one row are consecutive bits alon
 columns) and the rising ones (bit r + c). The free columns of row r among columns 64w to
 64w + 63 are then one word: the complement of the columns' word w or-ed with the 64
 diagonal bits that start at 64w - r + N - 1 and 64w + r, read from two neighbouring words
-each. A row's search resumes after the column its queen last took (the columns are tried in
-increasing order), so each row needs one number, not a mask of its untried columns: about
-4.4 bytes a queen in all, where a bit mask per row (Python integers, O(N^2) bits) took
-gigabytes on a million queens. The same rows are placed, in the same order, with the same
-count of nodes, as the mask-per-row search (tests/backtracking_reference.py, compared on
-every board from 4 to 20 and many budgets in tests/test_kernels.py).
+each. A row's search resumes after the column its queen last took (columns are tried in
+increasing order), so each row needs one number, not a mask of its untried columns.
 
-``pairs`` counts a placement's attacking pairs along the diagonals in two int32 arrays of
-2N - 1 counters (the board's fitness, gaqueens.problems.nqueens.fitness, counts in int64 and
-builds several N-long index arrays: gigabytes at 10^8); the construction and both
-backtrackings use it for the placements they report, which are permutations.
+``pairs`` counts a placement's attacking pairs in two int32 arrays of 2N - 1 counters, so
+that the construction and both backtrackings count the permutations they report without the
+fitness's int64 index arrays.
 """
 
 from __future__ import annotations

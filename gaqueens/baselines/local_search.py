@@ -15,35 +15,11 @@ Intelligence 1992). As gaqueens implements it:
   that of a random other row, kept only if it lowers the attacking pairs.
 - Restart from a new greedy start after ``restart_factor`` x N tries in a row without a gain.
 
-The start takes about 3N draws (3.06N measured on a million queens) and leaves a handful of
-attacked queens. The unit of work is swaps tried: the start's draws (each a candidate swap of
-row i with row j) and the repair's tries.
-
-The search runs compiled (numba), in gaqueens.baselines.local_search_kernel, which this module
-imports only inside a run; its random numbers are SplitMix64's, seeded with the run's seed.
-A million queens take about 0.2 s and ten million about 4 s, 1.1 and 1.2 times the time of the
-same algorithm in C compiled with -O2 as measured on a shared two-core machine (its source is
-gaqueens/bench/c/local_search.c; ``python -m gaqueens.bench`` times both, side by side, and
-checks that a seed gives the same run, swap for swap, in both, on 10^6, 10^7 and 10^8 queens).
-Its arrays are numpy's, on transparent huge pages where Linux gives them (local_search_kernel
-says why). Boards go up to 10^8 (gaqueens.experiment.baseline_keys): on 10^8 queens, seed 1, the search
-took 45.4 s (45.0 CPU seconds) and a peak of 2.11 GB resident, the process included, and its
-C twin made the same run (306,324,858 swaps, the same placement) in 41.4 s and 1.96 GB, one
-after the other on a shared two-core machine at a load of about 1 (ratio 1.10); at a load of
-6 to 8 the same search took 403 s of wall time for 58.8 CPU seconds. ``python -m gaqueens.run
---board 100000000 --algorithm local-search`` took 68 s in all (the answer verified) and a
-peak of 3.4 GB.
-
-Memory (``memory``): MEMORY_FIXED + MEMORY_PER_QUEEN x N bytes beyond the loaded process (the
-140 MB or so that Python, numpy and numba take), 512 KiB + 24 bytes a queen: the placement and
-the list of attacked rows (int32, N each) and the two diagonal counts (int32, 2N - 1 each);
-2.42 GB for 10^8 queens. Measured (python -m gaqueens.bench.memory): 0.2, 1.9 and 19.8 MB on 10^4, 10^5 and
-10^6 queens, stated 0.8, 2.9 and 24.5 MB (the list
-of attacked rows is touched only as far as it fills).
-
-Checked by the independent verifier (gaqueens.problems.nqueens.verifier) on small boards over many seeds
-(tests/test_baselines.py) and on every run of a sweep, up to a million queens; the kernel's
-swap bookkeeping and greedy start against brute force (tests/test_kernels.py).
+The unit of work is swaps tried: the start's draws (each a candidate swap of row i with row
+j) and the repair's tries. The search runs compiled (local_search_kernel), seeded with the
+run's seed; gaqueens/bench/c/local_search.c is its C twin, run for run. Memory: 24 bytes a
+queen, the placement and the list of attacked rows (int32, N each) and the two diagonal
+counts (int32, 2N - 1 each).
 """
 
 from __future__ import annotations
@@ -52,13 +28,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gaqueens.problems.nqueens.facts import has_solution
+from gaqueens.problems.nqueens.facts import refuse_unsolvable
 from gaqueens.core.ranges import Whole, check, setting
-from gaqueens.core.algorithms import algorithm
+from gaqueens.core.algorithms import algorithm, per_queen
 from gaqueens.core.result import Result
 
-MEMORY_PER_QUEEN = 24  # bytes: the kernel's arrays (see the module's docstring)
-MEMORY_FIXED = 2**19  # 512 KiB: a small run's scattered allocations
 UNIT = "swaps"
 
 
@@ -82,17 +56,14 @@ class Settings:
         check(self)
 
 
-def memory(settings: Settings, board: int) -> int:
-    """The bytes a run needs beyond the loaded process (the module's docstring)."""
-    return MEMORY_FIXED + MEMORY_PER_QUEEN * board
+memory = per_queen(24)
 
 
 @algorithm("local-search", settings=Settings, unit=UNIT, memory=memory)
 def run(settings: Settings, board: int, seed: int) -> Result:
     """Greedy starts and repairs until a solution or the budget; the final placement is
     returned with its attacking pairs, solved or not."""
-    if not has_solution(board):
-        raise ValueError(f"local search: board {board} has no solution (boards 2 and 3 have none)")
+    refuse_unsolvable("local search", board)
     from gaqueens.baselines.local_search_kernel import search
 
     columns, conflicts, tried = search(board, settings.start_tries,

@@ -1,18 +1,16 @@
 """The local search's compiled kernel: the algorithm of gaqueens.baselines.local_search, step
-for step, in numba (imported only inside a run; see gaqueens.core.jit for the cache).
+for step, in numba (imported only inside a run).
 
 The placement is ``columns`` (int32, the column of each row's queen), and the queens per
 falling diagonal (r - c + N - 1) and per rising one (r + c) are counted in ``down`` and ``up``
 (int32, 2N - 1 each); ``listed`` (int32, N) holds the attacked rows of a repair round. int32
-suffices for boards up to 10^9 (an experiment allows 10^8) and halves the memory of int64:
-24 bytes a queen, 2.4 GB for 10^8 queens.
+suffices for boards up to 10^9 (an experiment allows 10^8).
 
 Random numbers: SplitMix64 (G. L. Steele, D. Lea and C. H. Flood, "Fast splittable
 pseudorandom number generators", OOPSLA 2014), its state a 64-bit integer that the functions
 take and hand back. A draw below ``span`` is int(u * span), u the output's top 53 bits as a
-fraction of 1, as Python's ``int(random() * span)``. The benchmark's C implementation
-(gaqueens/bench/c/local_search.c) uses the same generator and steps, so a seed gives the same
-run in both; tests/test_kernels.py checks the generator against SplitMix64's reference outputs.
+fraction of 1, as Python's ``int(random() * span)``. The C twin (gaqueens/bench/c/) uses the
+same generator and steps, so a seed gives the same run in both.
 """
 
 from __future__ import annotations
@@ -175,11 +173,8 @@ def solve(columns, listed, down, up, tries, patience, budget, seed):
 
 def search(n, tries, patience, budget, seed):
     """The search on N queens; returns the placement (int32), its attacking pairs and the
-    swaps tried. Its arrays are numpy's, made here rather than in the compiled code: numpy
-    asks Linux for transparent huge pages for large arrays (madvise), which numba's own
-    allocations do not, and the search's scattered reads of hundreds of megabytes then miss
-    far fewer address translations (python -m gaqueens.bench compares it with its C twin,
-    which asks for them too)."""
+    swaps tried. The arrays are numpy's, made here rather than in compiled code, so that
+    Linux may back large ones with transparent huge pages (numpy asks for them, numba does not)."""
     columns, listed = np.empty(n, np.int32), np.empty(n, np.int32)
     down, up = np.empty(2 * n - 1, np.int32), np.empty(2 * n - 1, np.int32)
     conflicts, tried = solve(columns, listed, down, up, tries, patience, budget, seed)

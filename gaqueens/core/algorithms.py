@@ -9,20 +9,18 @@ when a file loads), its unit of work, and what it may claim: whether the seed ch
 too, which the verifier then checks), and the memory a run needs. Runs that advance together
 (the GA's published family) also give ``run_many`` and ``together``.
 
-A plug-in is any module (or ``module:object``) shaped like a built-in baseline module:
-``run(settings, board, seed) -> Result``, ``Settings`` and ``UNIT``, and optionally
-``DETERMINISTIC``, ``PERMUTATION`` (False when its placements may put two queens in a
-column), ``PROBLEMS`` (the problems it solves, gaqueens.problems: N-Queens by default),
-``memory(settings, board)`` (bytes a run needs) and ``prepare()`` (what every run needs
-loaded, called once a process before any run is timed). ``shaped`` checks them when the
-plug-in loads, and refuses, naming it, what is missing or of the wrong type;
-gaqueens.runtime.execution checks what its ``run`` returns.
+A plug-in is any module (or ``module:object``) shaped like a built-in baseline module (README,
+"Extending"): ``run``, ``Settings`` and ``UNIT``, and optionally ``DETERMINISTIC``,
+``PERMUTATION``, ``PROBLEMS``, ``memory(settings, board)`` and ``prepare()`` (called once a
+process before any run is timed). ``shaped`` refuses, naming it, what is missing or of the
+wrong type; gaqueens.runtime.execution checks what its ``run`` returns.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import inspect
+from functools import partial
 from dataclasses import dataclass
 from typing import Callable
 
@@ -104,6 +102,17 @@ def algorithm(name: str, **shape):
         return run
 
     return register
+
+
+def per_queen(size: int, fixed: int = 2**19) -> Callable[[object, int], int]:
+    """A solver's ``memory(settings, board)``: ``size`` bytes a queen for its arrays and
+    ``fixed`` (512 KiB) for a small run's scattered allocations; picklable, as settings go to
+    worker processes."""
+    return partial(_need, size, fixed)
+
+
+def _need(size: int, fixed: int, settings, board: int) -> int:
+    return fixed + size * board
 
 
 def find(name: str, kind: str = "algorithm") -> Algorithm:

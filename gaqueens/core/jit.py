@@ -1,20 +1,11 @@
-"""numba's compiler for the kernels of the classic solvers, the counter and the GA's
+"""numba's compiler for the kernels of the classic solvers, the counter and the GA's compiled
 generation, with its cache.
 
-The inner loops of the local search, min-conflicts and the counter are compiled by numba
-(gaqueens.baselines.local_search_kernel, min_conflicts_kernel, gaqueens.problems.nqueens.counting_kernel),
-and so is the batched GA's generation where a large sweep asks for it
-(gaqueens.problems.nqueens.generation_kernel; gaqueens.runtime.batches). numba installs from wheels (numba and llvmlite, no compiler needed)
-and is imported only inside those runs, never by a small GA sweep: importing it costs about
-0.25 s, reading the first kernel of a process from the cache about 0.4 s more.
-
-Cache: each kernel's machine code is written on its first call and read back by later
-processes, so compiling (a few seconds per module) is paid once per installation. numba
-chooses where: NUMBA_CACHE_DIR when it is set, else the ``__pycache__`` folder beside the
-module when that can be written, else the user's cache folder (``~/.cache/numba`` on Linux),
-which covers a read-only site-packages. Where none can be written, the kernels are compiled
-without a cache, in each process that calls them. numba keys a kernel's cache on the source
-of its own file only (a change to a compiled function in another file goes unseen), so each
+numba is imported only inside the runs that use a kernel, never by a small GA sweep, as its
+import and the first kernel read from the cache cost a process noticeable time. Each kernel's
+machine code is written on its first call and read back by later processes (NUMBA_CACHE_DIR,
+else ``__pycache__`` beside the module, else the user's cache folder; without any, compiled
+in each process). numba keys a kernel's cache on the source of its own file only, so each
 kernel module compiles only functions of its own file: the two solvers' kernels carry their
 own copy of the random number generator for that reason.
 """

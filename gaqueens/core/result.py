@@ -20,14 +20,10 @@ class Result:
                  search: swaps tried; backtracking: nodes; see each algorithm's UNIT)
     solution     the final placement: column per row, rows from 0
     generations  the GA's generations (0 for the baselines)
-    seconds      processor time of the whole run in the thread it ran in (time.thread_time:
-                 what it costs, not the waits for a core on a loaded machine), filled in by
-                 ``runtime.execution.execute`` (what an algorithm loads once a process, a
-                 compiled kernel, is not counted); for GA runs made together (``ga.run_many``,
-                 the sweep's batches), the run's share of the batch's processor time: each
-                 generation's time split evenly among the
-                 runs it advanced, the set-up among all (gaqueens/ga/numpy_engine.py). A share is a
-                 cost per run, not one run's own time: its spread is narrower
+    seconds      processor time of the run in its thread (time.thread_time: what it costs,
+                 not the waits for a core), filled in by ``runtime.execution.execute``; for
+                 GA runs made together, the run's share of the batch's processor time
+                 (gaqueens/ga/numpy_engine.py), a cost per run whose spread is narrower
     trace        the GA's record per generation, columns TRACE_COLUMNS; None for baselines
 
     Equality compares the numbers only (tests/runs.py's same_run compares the arrays too).

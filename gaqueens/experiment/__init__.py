@@ -8,14 +8,14 @@
     grid.py           grid:, every combination of a few ga settings
     baseline_keys.py  baselines:, built-in and plug-ins
     model.py          Experiment and Entry, the validated result, and the runs it makes
-    written.py        settings back in the file's terms, for the manifest and the store
+    settings_yaml.py  settings back in the file's terms, for the manifest and the store
 """
 
 from gaqueens.experiment.model import Entry, Experiment, Grid
 from gaqueens.experiment.baseline_keys import BOARDS
 from gaqueens.experiment.ga_keys import NAME
 from gaqueens.experiment.reader import MAX_SEEDS, SEED, TOP_KEYS, load, parse_seeds, seeds_problem
-from gaqueens.experiment.written import MAX_BOARD_KEY, run_settings, settings_to_yaml
+from gaqueens.experiment.settings_yaml import MAX_BOARD_KEY, run_settings, settings_to_yaml
 from gaqueens.experiment.yaml_file import MAX_BYTES, BadInput, read_yaml, shown
 
 __all__ = ["BOARDS", "MAX_BOARD_KEY", "MAX_BYTES", "MAX_SEEDS", "NAME", "SEED", "TOP_KEYS",

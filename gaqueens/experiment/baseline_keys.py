@@ -22,14 +22,14 @@ from gaqueens.core.registry import Unknown
 from gaqueens.experiment.checker import Checker
 from gaqueens.experiment.ga_keys import NAME, NAME_CHARS
 from gaqueens.experiment.model import Entry
-from gaqueens.experiment.written import MAX_BOARD_KEY, PLUGIN_KEY
+from gaqueens.experiment.settings_yaml import MAX_BOARD_KEY, PLUGIN_KEY
 from gaqueens.experiment.yaml_file import shown
 from gaqueens.core.ranges import Whole, allowed
 
 BOARDS = Whole(1, 100_000_000)  # the largest board any algorithm takes
 LARGEST_BOARD = 10_000_000  # the largest board of every other algorithm (the GA, plug-ins)
 SCALING = ("local-search", "min-conflicts", "construction")  # solvers up to BOARDS' bound:
-# a run of 10^8 queens takes seconds to a minute, and gigabytes (their docstrings say how many)
+# a run of 10^8 queens takes up to minutes and gigabytes (each states its memory)
 
 
 def board_problem(name: str, algorithm, board: int) -> str | None:

@@ -26,6 +26,7 @@ from gaqueens.core.registry import hint
 from gaqueens.experiment.checker import Checker
 from gaqueens.experiment.ga_keys import KEYS, read_fields, read_ga
 from gaqueens.experiment.model import Entry, Grid
+from gaqueens.experiment.overrides import put
 from gaqueens.experiment.yaml_file import join
 
 MAX_CELLS = 10_000
@@ -99,17 +100,6 @@ def _set(changes: dict, base: dict, keys: list[str], value) -> None:
     """Sets ``value`` at the key path in ``changes``, starting from the ga's own value of the
     first key (so that a path into an operator keeps its other arguments); a value on the way
     that is not a mapping is replaced by one."""
-    top = keys[0]
-    if top not in changes:
-        changes[top] = copy.deepcopy(base.get(top)) if len(keys) > 1 else None
-    if len(keys) == 1:
-        changes[top] = value
-        return
-    if not isinstance(changes[top], dict):
-        changes[top] = {}
-    place = changes[top]
-    for key in keys[1:-1]:
-        if not isinstance(place.get(key), dict):
-            place[key] = {}
-        place = place[key]
-    place[keys[-1]] = value
+    if len(keys) > 1 and keys[0] not in changes:
+        changes[keys[0]] = copy.deepcopy(base.get(keys[0]))
+    put(changes, keys, value)

@@ -7,7 +7,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gaqueens.experiment.written import settings_to_yaml
+from gaqueens.experiment.settings_yaml import settings_to_yaml
 from gaqueens import problems
 from gaqueens.core import algorithms
 from gaqueens.core.algorithms import Algorithm

@@ -38,11 +38,15 @@ def apply(document, overrides: list[str]):
         return document  # an empty file, or one that is not a mapping, is refused as it is
     out = copy.deepcopy(document)
     for text in overrides:
-        keys, value = parse(text)
-        place = out
-        for key in keys[:-1]:
-            if not isinstance(place.get(key), dict):
-                place[key] = {}
-            place = place[key]
-        place[keys[-1]] = value
+        put(out, *parse(text))
     return out
+
+
+def put(mapping: dict, keys: list, value) -> None:
+    """Sets ``value`` at the key path in ``mapping``; a value on the way that is not a
+    mapping is replaced by one."""
+    for key in keys[:-1]:
+        if not isinstance(mapping.get(key), dict):
+            mapping[key] = {}
+        mapping = mapping[key]
+    mapping[keys[-1]] = value

@@ -33,7 +33,7 @@ from gaqueens.experiment.ga_keys import NAME, NAME_CHARS, read_ga, read_variants
 from gaqueens.experiment.grid import read_grid
 from gaqueens.experiment.model import Entry, Experiment
 from gaqueens.experiment.overrides import apply
-from gaqueens.experiment.written import MAX_BOARD_KEY
+from gaqueens.experiment.settings_yaml import MAX_BOARD_KEY
 from gaqueens.experiment.yaml_file import BadInput, join, read_yaml, shown
 from gaqueens.core.ranges import Whole
 

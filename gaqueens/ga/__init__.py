@@ -52,13 +52,10 @@ def replay_many(settings: GaSettings, board: int, seeds, observers) -> list[Resu
 
 
 def run_many(settings: GaSettings, board: int, seeds, compiled: bool = False) -> list[Result]:
-    """The runs of several seeds on an n x n board, each the run ``run`` gives for its seed:
-    on engine: numpy advanced together in one array (gaqueens.ga.numpy_engine), each result's
-    ``seconds`` its share of the batch's processor time; on engine: deap one after the other,
-    each its own processor time (time.thread_time). ``compiled``: the published family's
-    generations in the problem's compiled kernel (N-Queens:
-    gaqueens.problems.nqueens.generation_kernel), the same runs at less cost once numba is
-    loaded (gaqueens.runtime.batches says when a sweep asks for it)."""
+    """The runs of several seeds, each the run ``run`` gives for its seed: on engine: numpy
+    advanced together in one array, each result's ``seconds`` its share of the batch's
+    processor time; on engine: deap one after the other. ``compiled``: the published
+    family's generations in the problem's compiled generation, the same runs."""
     seeds = list(seeds)
     if settings.engine == "numpy":
         return numpy_engine.run_many(settings, board, seeds, compiled=compiled)
@@ -84,20 +81,15 @@ def warm(settings: GaSettings) -> None:
     run_many(replace(settings, generations=min(settings.generations, WARM_GENERATIONS)), 8, [0])
 
 
-# bytes of a run's peak beyond the loaded process, per queen, measured by python -m
-# gaqueens.bench.memory (results/bench gives the figures): the published family on engine:
-# numpy, per queen of a run's population (setting up the first population is the peak: its
-# children are never whole genomes); any other setting, per queen of the population and the
-# children; and each run's trace, per generation
+# bytes of a run's peak beyond the loaded process (python -m gaqueens.bench.memory checks
+# them): per queen of the population (published family), of the population and children
+# (any other), per generation of the trace, and fixed
 MEMORY_BATCHED, MEMORY_GENOME, MEMORY_GENERATION, MEMORY_FIXED = 240, 120, 64, 2**19
 
 
 def memory(settings: GaSettings, board: int, runs: int = 1) -> int:
-    """The bytes ``runs`` runs on this board need beyond the loaded process, on engine: numpy
-    advanced together, on engine: deap one at a time: MEMORY_BATCHED per queen of each run's
-    population for the published family (gaqueens.ga.generation), else MEMORY_GENOME per
-    queen of the population and the children; and each run's trace, MEMORY_GENERATION a
-    generation."""
+    """The bytes ``runs`` runs on this board need beyond the loaded process: advanced
+    together on engine: numpy, one at a time on engine: deap."""
     if generation.family(settings, board):
         per_run = MEMORY_BATCHED * settings.population * board
     else:

@@ -40,7 +40,7 @@ from gaqueens import problems
 import gaqueens.ga.deap_types as deap_types
 from gaqueens.ga import randomness
 from gaqueens.ga.operator_checks import checked
-from gaqueens.ga.randomness import Bound
+from gaqueens.ga.randomness import RandomBinding
 from gaqueens.ga.settings import GaSettings
 from gaqueens.core.result import Result
 
@@ -49,7 +49,7 @@ STATISTICS = {"min": np.min, "median": np.median, "max": np.max, "mean": np.mean
 
 class Evaluate:
     """toolbox.evaluate: an individual's fitness as a 1-tuple, through the run's counting
-    fitness (gaqueens.problems.Fitness); ``batch`` scores a list of individuals in one numpy call, refusing any that is
+    fitness; ``batch`` scores a list of individuals in one numpy call, refusing any that is
     not a permutation of 0..n-1 (an operator that does not keep permutations)."""
 
     def __init__(self, fitness, n: int):
@@ -83,7 +83,7 @@ def toolbox(settings: GaSettings, board: int, generator=random, fitness=None) ->
     ``generator`` (the random module: DEAP's own functions as they are)."""
     from deap import tools  # here, not at import: see gaqueens.ga.operators.deap_tools
 
-    bind = Bound(generator)
+    bind = RandomBinding(generator)
     box = base.Toolbox()  # box.clone is copy.deepcopy
     box.register("indices", generator.sample, range(board), board)
     box.register("individual", tools.initIterate, deap_types.Individual, box.indices)
@@ -135,7 +135,7 @@ def evolve(settings: GaSettings, board: int, generator, observe=None):
 
     fitness = problems.get(settings.problem).fitness(board, settings.fitness)
     box = toolbox(settings, board, generator, fitness)
-    bind = Bound(generator)
+    bind = RandomBinding(generator)
     var_and, var_or = bind(algorithms.varAnd), bind(algorithms.varOr)
     stats = statistics()
     logbook = tools.Logbook()

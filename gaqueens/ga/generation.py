@@ -1,42 +1,32 @@
 """One generation of every run of a batch (gaqueens.ga.numpy_engine.Runs): ``step``, in numpy,
 for every setting of engine: numpy, every child a genome of its own, evaluated by the problem's
-batched fitness: the reference that the faster ways below are tested against
-(tests/test_numpy_engine.py).
+batched fitness: the reference the faster ways below are tested against.
 
-A problem may offer the GA two faster ways to make the published family's generations
-(``family``: a tournament or uniform parent, one swap per child, no crossover, the best
-survive): optional methods the GA looks for, which the public Problem interface
-(gaqueens.problems) does not have. Each makes the runs of this step, from the same draws.
+A problem may offer two faster ways to make the published family's generations (``family``:
+a tournament or uniform parent, one swap per child, no crossover, the best survive), as
+optional methods the GA looks for on it (``hook``), not part of the public Problem. Both make
+the runs of ``step`` from the same draws, a window of generations drawn at once (WINDOW).
 
-    ga_swaps(size, measure)   each genome's state, from which a swap child's fitness follows
-        without a recount: an object with
+    ga_swaps(size, measure)   a swap child's fitness from its parent's state, no recount:
         counts(genomes)       the state of genomes (k, n), a row of whole numbers each
         diagonals(positions, columns, offset)   the state's entries a swap of the entries
-                              ``positions`` [i, j] (2, ...) holding ``columns`` changes (m,
-                              ...), plus ``offset``, where each genome's state starts in a
-                              flat array of them
+                              ``positions`` [i, j] (2, ...) holding ``columns`` changes, plus
+                              ``offset``, where each genome's state starts in a flat array
         change(counts, diagonals)   the change of the measure, those entries holding counts
         move(flat, diagonals)       makes the swaps in a flat array of states
-    ga_compiled(size, measure, scheme, ties)   a compiled generation: an object with
+    ga_compiled(size, measure, scheme, ties)   a compiled generation:
         start(genomes)   the state of a batch's populations (runs, mu, n), each sorted by
                          fitness, in the kernel's own layout
         advance(state, values, entrants, first, second, evaluations, best, best_value)
                          one generation of every run, in place: ``values`` (runs, mu) sorted,
-                         the entrants (runs, lambda, size) of each child's tournament (places
-                         in the population, the first of the lowest fitness wins; size 1 for
-                         uniform picks), its swap's ``first`` and ``second`` positions (runs,
-                         lambda; the second drawn below n - 1, to be made other than the first
-                         as ``variation.swap`` does), the evaluations, the best found and its
-                         fitness (int64 arrays, best of the genomes' type)
+                         each child's tournament entrants (runs, lambda, size), its swap's
+                         positions (runs, lambda; the second drawn below n - 1), the
+                         evaluations, the best found and its fitness
         keep(state, going)   the state of the runs of the mask ``going``
 
-N-Queens has both (gaqueens.problems.nqueens.swaps, .generation_kernel): the numpy step's
-children then cost a few of their parents' diagonal counters each, not a count of every
-diagonal, and the compiled one does a generation in one call. Both draw a window of
-generations at once (WINDOW): the draws of a generation do not depend on when they are made.
-Each earns its lines by a goal: the swap fitness, engine: numpy's cost per evaluation beside
-genoxide's and the whole table's wall time (results/bench); the compiled generation, the
-100,000-run sweep's wall time (results/scale), which the numpy step alone misses.
+N-Queens has both (gaqueens.problems.nqueens.swaps, .generation_kernel). The swap fitness
+serves engine: numpy's cost per evaluation (results/bench), the compiled generation the
+100,000-run sweep's wall time (results/scale).
 """
 
 from __future__ import annotations
@@ -93,7 +83,7 @@ def step(runs, generation: int) -> None:
         _swapped(runs, generation)
         return
     settings, keys, mu, lam = runs.settings, runs.keys, runs.mu, runs.lam
-    bound = runs.bound if _deap_style(settings) else None
+    bindings = runs.bindings if _deap_style(settings) else None
     genomes, values = runs.genomes, runs.values
     crossed = np.zeros((len(keys), lam), dtype=bool)
     rate = settings.crossover_rate
@@ -106,19 +96,19 @@ def step(runs, generation: int) -> None:
             partners = randomness.integers(keys, generation, PARTNERS, mu - 1, (lam,))
             partners += partners >= parents  # a parent other than the first
             run, child = crossed.nonzero()
-            cross(settings.crossover, children, zip(run, child, child), bound,
+            cross(settings.crossover, children, zip(run, child, child), bindings,
                   rows_of(genomes, partners))
     else:
-        parents = select(settings.select, values, lam, keys, generation, bound)
+        parents = select(settings.select, values, lam, keys, generation, bindings)
         children = rows_of(genomes, parents)
         if rate:  # pairs 0-1, 2-3, ... each crossed with probability cxpb, as varAnd pairs
             run, pair = (randomness.uniform(keys, generation, CROSSINGS, (lam // 2,))
                          < rate).nonzero()
-            cross(settings.crossover, children, zip(run, 2 * pair, 2 * pair + 1), bound)
+            cross(settings.crossover, children, zip(run, 2 * pair, 2 * pair + 1), bindings)
             crossed[run, 2 * pair] = crossed[run, 2 * pair + 1] = True
         mutated = (np.ones_like(crossed) if settings.variation == "each"
                    else randomness.uniform(keys, generation, CHOICES, (lam,)) < settings.mutpb)
-    mutate(settings.mutation, children, mutated, keys, generation, bound)
+    mutate(settings.mutation, children, mutated, keys, generation, bindings)
     child_values = _evaluated(runs, children, np.take_along_axis(values, parents, axis=1),
                               crossed | mutated)
     first = child_values.argmin(axis=1)  # the first child of the lowest fitness
@@ -137,7 +127,7 @@ def step(runs, generation: int) -> None:
     else:
         pool = np.concatenate((genomes, children), axis=1)
         pool_values = np.concatenate((values, child_values), axis=1)
-    keep, runs.values = survivors(settings.survivors, pool_values, mu, bound)
+    keep, runs.values = survivors(settings.survivors, pool_values, mu, bindings)
     runs.genomes = rows_of(pool, keep)
 
 

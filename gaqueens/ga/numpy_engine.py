@@ -1,28 +1,13 @@
 """engine: numpy, the GA over arrays with a leading axis of runs: a batch of seeds advanced
 together, generation by generation, and a one-seed run the batch of one. Each run draws by its
-own key (gaqueens.ga.randomness), so its numbers do not depend on the batch. The loop, with mu
-= population and lambda = the children per generation::
+own key (gaqueens.ga.randomness), so its numbers do not depend on the batch. The loop is
+engine: deap's (gaqueens.ga.deap_engine), on arrays: ``generation.step`` makes one generation
+of every run of the batch, and a run that ends leaves the arrays at once. ``best`` is DEAP's
+HallOfFame of one, the first individual found with the lowest fitness; the evaluations are
+what the fitness was given (for the published settings mu, then lambda a generation).
 
-    population <- mu random permutations, evaluated (sorted by fitness for best survivors)
-    best <- the first of the population with the lowest fitness
-    while best > target and generation < generations:
-        children <- vary(population)       # each, and (varAnd) or or (varOr): see GaSettings
-        evaluate the children a variation operator touched; the others keep their fitness
-        best <- the first child with a lower fitness than best, if any
-        pool <- children, then population (ties offspring-first; parents first for
-                parents-first); children alone for mu,lambda
-        population <- survivors(pool): the mu best in pool order (a stable sort), or any
-                      selection; the children themselves for scheme simple
-
-``best`` is DEAP's HallOfFame of one: the first individual found with the lowest fitness. The
-evaluations are what the fitness was given: for the published settings mu, then lambda a
-generation, so a run solved at generation g used 20 + 20 g. ``generation.step`` makes one
-generation of every run of the batch; a run that ends leaves the arrays at once.
-
-``seconds``: each generation's time is shared evenly among the runs it advanced, and the
-set-up and the end among all; a run's seconds is its share, so a batch's seconds add up to its
-time: the processor time of the thread running it (time.thread_time), what the runs cost, not
-the waits for a core on a shared machine.
+``seconds``: each generation's processor time (time.thread_time) is shared evenly among the
+runs it advanced, and the set-up and the end among all, so a batch's seconds add up to its time.
 """
 
 from __future__ import annotations
@@ -43,11 +28,10 @@ from gaqueens.ga.variation import lowest, rows_of
 class Runs:
     """The runs of a batch still going, a row each in every array: ``ids`` (each run's place
     in the batch's seeds), ``keys``, ``genomes`` (runs, mu, n), ``values`` (runs, mu), the
-    best found (``best``, ``best_value``), ``evaluations``, and ``bound`` (each run's
-    DEAP-style functions, made when first used). With the problem's ``swaps`` (the published
-    family, gaqueens.ga.generation), ``cells`` (runs, mu, n + w) holds each genome with its
-    state instead; with its ``compiled`` generation, its own ``state`` holds the genomes.
-    ``window``: the family's draws of a few generations."""
+    best found (``best``, ``best_value``), ``evaluations``, and ``bindings`` (each run's
+    DEAP-style functions, made when first used). With the problem's ``swaps``, ``cells`` (runs,
+    mu, n + w) holds each genome with its state instead; with its ``compiled`` generation, its
+    own ``state`` holds them. ``window``: the family's draws of a few generations."""
 
     def __init__(self, settings: GaSettings, board: int, seeds: list[int], swaps=None,
                  compiled=None):
@@ -57,7 +41,7 @@ class Runs:
         self.mu, self.lam = settings.population, settings.children
         self.ids, self.seeds = np.arange(len(seeds)), seeds
         self.keys = randomness.keys(seeds)
-        self._bound: list | None = None
+        self._bindings: list | None = None
         self.window = None
         genomes = randomness.permutations(self.keys, self.mu, board)  # int64, as problems take
         values = self.evaluate(genomes)
@@ -80,10 +64,11 @@ class Runs:
             self.genomes = None
 
     @property
-    def bound(self) -> list:
-        if self._bound is None:
-            self._bound = [randomness.Bound(randomness.python(self.seeds[i])) for i in self.ids]
-        return self._bound
+    def bindings(self) -> list:
+        if self._bindings is None:
+            self._bindings = [randomness.RandomBinding(randomness.python(self.seeds[i]))
+                              for i in self.ids]
+        return self._bindings
 
     def evaluate(self, genomes: np.ndarray) -> np.ndarray:
         """The fitness (runs, k) of genomes (runs, k, n), by the problem's batched fitness."""
@@ -104,8 +89,8 @@ class Runs:
         if self.window is not None:
             span, *drawn = self.window
             self.window = (span, *(each[going] for each in drawn))
-        if self._bound is not None:
-            self._bound = [b for b, kept in zip(self._bound, going.tolist()) if kept]
+        if self._bindings is not None:
+            self._bindings = [b for b, kept in zip(self._bindings, going.tolist()) if kept]
 
 
 def run_many(settings: GaSettings, board: int, seeds, observe=None, compiled: bool = False,

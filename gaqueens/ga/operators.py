@@ -6,22 +6,17 @@ the pool (``function(individuals, k, **parameters)``, k of them); ``crossover`` 
 pair (``function(first, second, **parameters)``, both changed in place and returned in a
 tuple), ``mutation`` on one (``function(individual, **parameters)``, changed in place and
 returned in a 1-tuple). A function draws from the module ``random``, which a run binds to its
-own generator (gaqueens.ga.randomness).
-
-That function is the operator's one face, and both engines use it: engine: deap registers it
-in its toolbox; engine: numpy applies it to a row of its array of genomes at a time
-(gaqueens.ga.rows), but for tournament, uniform and swap, whose laws it draws in one numpy
-call for the whole generation.
+own generator (gaqueens.ga.randomness). Both engines use that function: engine: deap in its
+toolbox, engine: numpy on one row of its arrays at a time, but for tournament, uniform and
+swap, which it draws for the whole generation at once (gaqueens.ga.variation).
 
 The built-in names (BUILTINS, per kind): a function of gaqueens' own (``@operator``), or one
 of DEAP's under a name of gaqueens' (``deap_builtin``), each with its parameters, their
 ranges and defaults; a file gives a built-in's one parameter as ``{tournament: 3}``, or any
-number of them as ``{name: {parameter: value, ...}}``. Besides: any function of deap.tools
-by its name, ``{deap: NAME, ...arguments}``, and a user's own, ``{function:
-"package.module:name", ...arguments}``, their arguments checked against the function's
-signature (and a DEAP name against the kind's prefix: sel, cx, mut) when the file loads. A
-genome must stay a permutation of 0..N-1: what an operator that is not built in returns is
-checked before it is used (gaqueens.ga.operator_checks).
+number of them as ``{name: {parameter: value, ...}}``. Besides: any function of deap.tools,
+``{deap: NAME, ...arguments}``, and a user's own, ``{function: "package.module:name",
+...arguments}``, their arguments checked against the function's signature when the file
+loads, and what they return checked in use (gaqueens.ga.operator_checks).
 """
 
 from __future__ import annotations
@@ -54,8 +49,8 @@ class Parameter:
 
 
 def deap_tools():
-    """deap.tools, imported when first needed: it imports moocore (some 75 ms of processor time
-    and a thread of its own), which a run of gaqueens' own operators never calls."""
+    """deap.tools, imported when first needed: it imports moocore (and starts a thread), which
+    a run of gaqueens' own operators never calls."""
     from deap import tools
 
     return tools
@@ -249,7 +244,7 @@ def try_out(operator: Operator, size: int = 8) -> str | None:
     returns (``mistake``), found when a file loads."""
     generator = randomness.python(0)
     function, arguments = operator.function()
-    function = randomness.Bound(generator)(function)
+    function = randomness.RandomBinding(generator)(function)
     genomes = [generator.sample(range(size), size) for _ in range(2)]
     individuals = [Ranked(value, row) for row, value in enumerate([3, 1, 4, 1, 5, 9, 2, 6])]
     given = {"select": (individuals, 4), "survivors": (individuals, 4), "crossover": genomes,

@@ -21,14 +21,12 @@ chance is within 2^-32 of 1/high); a uniform number is the word's high 53 bits /
 random permutation is the stable argsort of n words. Seeds are taken modulo 2^64.
 
 **Operators written DEAP's way** (DEAP's own, a user's) draw from the module ``random``, which
-every thread of a process shares (Dask's own threads draw from it too), so seeding it would
-not make a run repeatable. ``Bound(generator)`` gives DEAP's code unchanged with the name
-``random`` bound to a run's own ``python(seed)``, a random.Random(seed): the function asked
-for and every function of its module, so that a function calling a sibling (``selTournament``
-calls ``selRandom``) draws from the run's generator all the way down. A user's operator
-written DEAP's way (``import random`` and calls to ``random.random()``) is bound the same way;
-one that imports names from the random module, or draws from numpy's global generator, is
-not. tests/test_randomness.py checks that no other module of the GA makes a generator.
+every thread of a process shares, so seeding it would not make a run repeatable.
+``RandomBinding(generator)`` gives DEAP's code unchanged with the name ``random`` bound to a
+run's own ``python(seed)``: the function asked for and every function of its module, so that
+a function calling a sibling (``selTournament`` calls ``selRandom``) draws from the run's
+generator all the way down. An operator that imports names from the random module, or draws
+from numpy's global generator, is not bound.
 """
 
 from __future__ import annotations
@@ -118,7 +116,7 @@ def python(seed: int) -> random.Random:
     return random.Random(seed)
 
 
-class Bound:
+class RandomBinding:
     """DEAP-style functions drawing from ``generator``; the random module itself gives the
     functions back unchanged (what DEAP's own algorithms run with after random.seed)."""
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from functools import partial
 
 from gaqueens import problems
 from gaqueens.core.ranges import Number, OneOf, Text, Whole, check, setting
@@ -16,6 +17,11 @@ SCHEMES = ("mu+lambda", "mu,lambda", "simple")
 VARIATIONS = ("each", "and", "or")
 TIES = ("offspring-first", "parents-first")
 UNIT = "evaluations"
+
+
+def _operator(kind: str):
+    """A field holding an operator of ``kind``, the published one by default."""
+    return field(default_factory=partial(published, kind), metadata={"operator": kind})
 
 
 @dataclass(frozen=True)
@@ -74,14 +80,10 @@ class GaSettings:
     variation: str = setting("each", OneOf(VARIATIONS))
     cxpb: float = setting(0.5, Number(0, 1))
     mutpb: float = setting(0.2, Number(0, 1))
-    select: Operator = field(default_factory=lambda: published("select"),
-                             metadata={"operator": "select"})
-    crossover: Operator = field(default_factory=lambda: published("crossover"),
-                                metadata={"operator": "crossover"})
-    mutation: Operator = field(default_factory=lambda: published("mutation"),
-                               metadata={"operator": "mutation"})
-    survivors: Operator = field(default_factory=lambda: published("survivors"),
-                                metadata={"operator": "survivors"})
+    select: Operator = _operator("select")
+    crossover: Operator = _operator("crossover")
+    mutation: Operator = _operator("mutation")
+    survivors: Operator = _operator("survivors")
     ties: str = setting("offspring-first", OneOf(TIES))
     problem: str = setting(problems.DEFAULT, Text(r"[A-Za-z_][\w.:-]*", "a problem's name or "
                                                   "import path, e.g. nqueens"))
@@ -141,14 +143,17 @@ def default(name: str):
     return each.default_factory() if each.default is dataclasses.MISSING else each.default
 
 
+def _getter(settings):
+    """A setting's value by name, from a GaSettings or a partial mapping of its fields."""
+    if isinstance(settings, dict):
+        return lambda name: settings.get(name, default(name))
+    return partial(getattr, settings)
+
+
 def not_applicable(settings) -> dict[str, str]:
     """The settings that do not apply, with the reason, given the others; ``settings`` is a
     GaSettings or a mapping of some of its fields (the rest at their defaults)."""
-    def get(name):
-        if isinstance(settings, dict):
-            return settings.get(name, default(name))
-        return getattr(settings, name)
-
+    get = _getter(settings)
     scheme, variation = get("scheme"), get("variation")
     out = {}
     if scheme == "simple":
@@ -169,10 +174,7 @@ def combination_problem(settings) -> tuple[str, str] | None:
     """(the setting to change, what it must be) for settings each in range but impossible
     together, or None; ``settings`` is a GaSettings or a mapping of some of its fields (the
     rest at their defaults). The message names the other settings by their bare names."""
-    def get(name):
-        if isinstance(settings, dict):
-            return settings.get(name, default(name))
-        return getattr(settings, name)
+    get = _getter(settings)
 
     if get("scheme") == "mu,lambda" and get("offspring") < get("population"):
         return "offspring", (f"must be at least population ({get('population')}) with scheme "

@@ -6,8 +6,8 @@ call and applied in a few numpy calls: a tournament's pick is the first drawn of
 fitness among SIZE entrants drawn uniformly with replacement; a swap exchanges the entries of
 two distinct positions, the second drawn among the n - 1 others. Every other operator is its
 DEAP-style function (gaqueens.ga.operators) applied to one genome, or one run's population, at
-a time, drawing from the run's random.Random (``bound``, a randomness.Bound per run); what it
-returns is checked (operators.checked). ``lowest`` keeps each run's best of its pool.
+a time, drawing from the run's random.Random (``bindings``, a randomness.RandomBinding per
+run); what it returns is checked. ``lowest`` keeps each run's best of its pool.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def rows_of(genomes: np.ndarray, picks: np.ndarray) -> np.ndarray:
 
 
 def select(operator: Operator, values: np.ndarray, count: int, keys, generation: int,
-           bound) -> np.ndarray:
+           bindings) -> np.ndarray:
     """``count`` picks (runs, count) of each run's individuals by the selection ``operator``,
     from their fitness ``values`` (runs, mu)."""
     runs, mu = values.shape
@@ -44,7 +44,7 @@ def select(operator: Operator, values: np.ndarray, count: int, keys, generation:
     if operator.name == "tournament":
         return tournament(values, randomness.integers(keys, generation, randomness.PARENTS, mu,
                                                       (count, operator.get("size"))))
-    return np.array([selected(operator, values[r], count, bound[r]) for r in range(runs)],
+    return np.array([selected(operator, values[r], count, bindings[r]) for r in range(runs)],
                     dtype=np.int64).reshape(runs, count)
 
 
@@ -59,11 +59,11 @@ def tournament(values: np.ndarray, entrants: np.ndarray) -> np.ndarray:
     return np.take_along_axis(entrants, won, axis=2)[:, :, 0]
 
 
-def selected(operator: Operator, values: np.ndarray, count: int, bound) -> list[int]:
+def selected(operator: Operator, values: np.ndarray, count: int, bindings) -> list[int]:
     """The places of ``count`` individuals a DEAP-style selection picks from one run's."""
     function, arguments = operator.function()
     individuals = [Ranked(value, place) for place, value in enumerate(values.tolist())]
-    chosen = checked(operator, bound(function), (individuals, count), arguments,
+    chosen = checked(operator, bindings(function), (individuals, count), arguments,
                      individuals=individuals, count=count)
     return [individual.row for individual in chosen]
 
@@ -86,7 +86,7 @@ def swap(children: np.ndarray, positions: np.ndarray, mask: np.ndarray | None = 
 
 
 def mutate(operator: Operator, children: np.ndarray, mask: np.ndarray, keys, generation: int,
-           bound) -> None:
+           bindings) -> None:
     """Mutates the children of ``mask`` (runs, k) in place."""
     runs, k, n = children.shape
     if operator.name == "swap":
@@ -98,12 +98,12 @@ def mutate(operator: Operator, children: np.ndarray, mask: np.ndarray, keys, gen
         return
     function, arguments = operator.function()
     for r, c in zip(*mask.nonzero()):
-        (genome,) = checked(operator, bound[r](function), (children[r, c].tolist(),), arguments,
+        (genome,) = checked(operator, bindings[r](function), (children[r, c].tolist(),), arguments,
                             size=n)
         children[r, c] = genome
 
 
-def cross(operator: Operator, children: np.ndarray, pairs, bound, partners=None) -> None:
+def cross(operator: Operator, children: np.ndarray, pairs, bindings, partners=None) -> None:
     """Crosses ``pairs`` (run, first child, second child) of ``children`` over, in place; with
     ``partners`` (runs, k), each first child with the genome partners[run, first] instead,
     keeping the first child only (DEAP's varOr)."""
@@ -111,7 +111,7 @@ def cross(operator: Operator, children: np.ndarray, pairs, bound, partners=None)
     n = children.shape[2]
     for r, one, two in pairs:
         other = children[r, two] if partners is None else partners[r, one]
-        made = checked(operator, bound[r](function), (children[r, one].tolist(), other.tolist()),
+        made = checked(operator, bindings[r](function), (children[r, one].tolist(), other.tolist()),
                        arguments, size=n)
         children[r, one] = made[0]
         if partners is None:
@@ -135,12 +135,12 @@ def lowest(pool: np.ndarray, mu: int) -> tuple[np.ndarray, np.ndarray]:
     return keys & ((1 << shift) - 1), keys >> shift
 
 
-def survivors(operator: Operator, pool: np.ndarray, mu: int, bound) -> tuple[np.ndarray,
+def survivors(operator: Operator, pool: np.ndarray, mu: int, bindings) -> tuple[np.ndarray,
                                                                               np.ndarray]:
     """The places (runs, mu) that survive of each run's pool of fitness ``pool`` (runs, k), and
     their fitness: the best, ties in pool order, or any DEAP-style selection."""
     if operator.name == "best":
         return lowest(pool, mu)
-    keep = np.array([selected(operator, pool[r], mu, bound[r]) for r in range(len(pool))],
+    keep = np.array([selected(operator, pool[r], mu, bindings[r]) for r in range(len(pool))],
                     dtype=np.int64).reshape(len(pool), mu)
     return keep, np.take_along_axis(pool, keep, axis=1)

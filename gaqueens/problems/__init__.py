@@ -1,61 +1,41 @@
 """Problems: what the GA and the solvers work on, behind one small interface, so that engines,
 the store, the verifier, the reports and the exports take any of them.
 
-A problem here is a permutation problem: a genome of size n is a permutation of 0..n-1, and
-its conflicts (0 for a solution, to minimise) are what every run reports of its final
-genome. N-Queens (gaqueens.problems.nqueens) is the built-in one; a user's own joins by the
-entry point group ``gaqueens.problems`` or by an import path, and an experiment file names
-it: ``problem: nqueens`` (the default), ``problem: my-problem`` or ``problem: {plugin:
-package.module}`` (the module's ``PROBLEM``, or ``package.module:object``; a single-file
-module of its own too). A problem is one problem however it is named: its ``name`` is what
-solvers' ``PROBLEMS``, the messages and the tables know it by, and ``locator`` what settings
-record, which loads it again in any process (its name where an entry point of that name
-loads it, else its import path).
+A problem is a permutation problem: a genome of size n is a permutation of 0..n-1, and its
+conflicts (0 for a solution, to minimise) are what every run reports of its final genome.
+N-Queens (gaqueens.problems.nqueens) is the built-in one; a user's own joins by the entry
+point group ``gaqueens.problems`` or by an import path, and an experiment file names it:
+``problem: nqueens`` (the default), ``problem: my-problem`` or ``problem: {plugin:
+package.module}`` (the module's ``PROBLEM``, or ``package.module:object``). Its ``name`` is
+what solvers' ``PROBLEMS``, messages and tables know it by; ``locator`` what settings record,
+which loads it again in any process.
 
-A problem is an instance of Problem (or a subclass, which gaqueens makes once) with:
+A problem is an instance of Problem (or a subclass, made once) with:
 
     name             its name in files and in the store: ASCII letters, digits, - _ and .
     title            its name in tables and plots, e.g. "N-Queens"
-    measures         the fitness measures a GA may minimise (``ga: {fitness: NAME}``), a tuple
-                     of names; the first is its conflicts, the others must be 0 exactly where
-                     it is
+    measures         the fitness measures a GA may minimise (``ga: {fitness: NAME}``); the
+                     first is its conflicts, the others are 0 exactly where it is
     conflicts_label  what its conflicts count, e.g. "attacking pairs"
-    evaluate(size, genomes, measure)   the measure of each row of a 2-D integer array of
-                     genomes, in one call: a 1-D numpy array of whole numbers >= 0, one per
-                     genome (checked on every call, ``Fitness``: a plug-in returning another
-                     shape, floats, NaN or negative numbers is a PluginError naming it)
+    evaluate(size, genomes, measure)   the measure of each row of a 2-D integer array, a 1-D
+                     array of whole numbers >= 0 (checked: anything else is a PluginError)
     reject(size, solution, conflicts, solved, solved_at, measure)   the independent verifier:
-                     what is wrong with a run's claims about its final genome (its entries,
-                     whole numbers), or None; it shares no code with ``evaluate``
-    reject_many(size, rows, conflicts, solved, solved_at, measure)   optional: ``reject`` of
-                     each row of a 2-D array of genomes (each a permutation of 0..size-1) with
-                     its claims, a list in order; by default ``reject`` row by row, faster
-                     where the verifier counts many rows at once (N-Queens)
-    measured(size, solution, measure)  the measure of one genome, recounted by the verifier
+                     what is wrong with a run's claims about its final genome, or None; it
+                     shares no code with ``evaluate``
+    reject_many(...), measured(size, solution, measure), measured_rows(...)   the same for many
+                     rows, and the measure recounted by the verifier (defaults row by row)
     has_solution(size), facts(size)    for the experiment's checks and the tables
     drawing(solution)                  the genome drawn in text, or None
 
-Its words, which every table, plot, page and trace of its runs uses, so that a problem reads
-as itself (each has a default):
+and its words, so that every table, plot, page and trace reads as itself: ``size_label`` and
+``sizes_label`` ("board", "boards"), ``genome_label`` ("placement"), ``size_text(size)`` ("8
+x 8"), ``picture`` (how the page's player draws a genome: "genome", a bar per entry, or
+"queens", with a line between attacking pairs) and ``trace_example`` (its name in traces).
 
-    size_label, sizes_label   the word for one instance size and its plural: "size 9" ("board
-                     8" for N-Queens), in tables' headings, plots' axes and messages
-    genome_label     the word for one genome, e.g. "placement" for N-Queens
-    size_text(size)  one size in a plot's legend or title: "size 9" ("8 x 8" for N-Queens)
-    picture          how the page's player draws a genome: "genome", plainly, a bar per entry
-                     as high as its value; "queens", as queens on a board with a line between
-                     each attacking pair (N-Queens, whose traces then carry those pairs)
-    trace_example    its name in traces (genoxide's format 1, ``example``); ``name`` if empty
-    measured_rows(size, genomes, measure)   ``measured`` of each row of ``genomes``, at once
-                     where the verifier can
-
-An algorithm may look for more on a problem, for its own use: the GA's faster ways for its
-published family (``ga_swaps``, ``ga_compiled``: gaqueens.ga.generation says what they are),
-which N-Queens has.
-
-A plug-in that lacks one of these or gives one of the wrong type is refused when it loads,
-naming it (Unknown). The GA counts its evaluations through ``fitness(size, measure)``, a
-Fitness that counts the genomes it is given, as IOHexperimenter's problems count theirs.
+An algorithm may look for more, for its own use: the GA's faster ways for its published family
+(``ga_swaps``, ``ga_compiled``: gaqueens.ga.generation). A plug-in that lacks something or
+gives it of the wrong type is refused when it loads, naming it (Unknown). The GA counts its
+evaluations through ``fitness(size, measure)``, a Fitness counting the genomes it is given.
 """
 
 from __future__ import annotations
@@ -76,8 +56,7 @@ NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")  # as GaSettings.problem takes it
 
 def _values(problem: "Problem", size: int, count: int, measure: str, values) -> np.ndarray:
     """What ``evaluate`` returned for ``count`` genomes, checked: a 1-D array of ``count``
-    whole numbers >= 0; else a PluginError naming the problem, what it returned and what is
-    expected. A dtype, a shape and a minimum: cheap beside the evaluation itself."""
+    whole numbers >= 0; else a PluginError naming the problem and what it returned."""
     array = np.asarray(values) if not isinstance(values, np.ndarray) else values
     wrong = None
     if array.shape != (count,):
@@ -97,8 +76,7 @@ def _values(problem: "Problem", size: int, count: int, measure: str, values) -> 
 
 class Fitness:
     """A problem's fitness in one measure on boards of ``size``, counting the genomes it
-    evaluates: ``evaluations`` is what a run reports as its work, never a formula. What the
-    problem's ``evaluate`` returns is checked (``_values``)."""
+    evaluates: ``evaluations`` is what a run reports as its work, never a formula."""
 
     def __init__(self, problem: "Problem", size: int, measure: str):
         self.problem, self.size, self.measure = problem, size, measure

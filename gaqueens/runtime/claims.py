@@ -76,7 +76,7 @@ def entry_claims(entries) -> dict[str, Claims]:
 
 def stored_algorithm(name: str, settings: dict) -> tuple[str, algorithms.Algorithm]:
     """The algorithm of an entry known only by its name and its settings as the store and the
-    manifest record them (gaqueens/experiment/written.py), told apart as a file's reader tells
+    manifest record them (gaqueens/experiment/settings_yaml.py), told apart as a file's reader tells
     them: a plug-in by its import path, a baseline by its name, else a GA. Raises
     Unknown for a plug-in that is not installed here."""
     if "plugin" in settings:

@@ -13,18 +13,14 @@ second queen is kept to the left half instead.
 
 Spread over the cores by placements of the first rows: every way of placing the first
 queen in the left half (or the middle) and the next two rows' queens so that none attacks
-another is a task, about N^3/4 of them (1,118 for N = 16), small enough to share two cores
-evenly and to stop within a fraction of a second. Threads take the tasks in turn and run
-the kernel without the GIL; the counts are summed, so they do not depend on the order or the
-number of threads (tests/test_counting.py compares one thread with several).
+another is a task, about N^3/4 of them, small enough to share the cores evenly and to stop
+soon after Ctrl-C. Threads take the tasks in turn and run the kernel without the GIL; the
+counts are summed, so they do not depend on the order or the number of threads.
 
 Fundamental solutions (classes under the 8 symmetries of the square): no solution with N > 1
 is its own reflection in a vertical, horizontal or diagonal axis, so the class of a solution
 has 8 members, or 4 when a half turn leaves it unchanged, or 2 when a quarter turn does; the
-fundamental count is the sum of 1/8, 1/4 or 1/2 over all solutions. The claim about
-reflections is checked by brute force on small boards in tests/test_counting.py, and both
-counts against the shipped table (OEIS A000170, A002562) for N = 1 to 13 in the tests and to
-18 by running ``python -m gaqueens.count``.
+fundamental count is the sum of 1/8, 1/4 or 1/2 over all solutions.
 """
 
 from __future__ import annotations

@@ -37,6 +37,12 @@ def has_solution(n: int) -> bool:
     return n not in (2, 3)
 
 
+def refuse_unsolvable(who: str, n: int) -> None:
+    """The ValueError a solver raises for a board without a solution."""
+    if not has_solution(n):
+        raise ValueError(f"{who}: board {n} has no solution (boards 2 and 3 have none)")
+
+
 DRAWN_UP_TO = 100  # larger boards are not drawn: N^2 squares (10^16 characters for 10^8)
 
 

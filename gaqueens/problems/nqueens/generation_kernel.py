@@ -15,13 +15,11 @@ of the children, sorted stably, with the population, which is sorted), or of the
 (mu,lambda). The genomes do not move: ``slots`` says which row of its run's mu holds each
 rank, and a surviving child is made from its parent's row in a row that a dropped member
 leaves; a child of a dropped member is made aside first, and copied in once every child has
-been made. tests/test_numpy_engine.py runs the family both ways. It lives with the counters it
-reads because numba keys a kernel's cache on its own file's source (gaqueens.core.jit). Rows
-are copied by loops, which numba compiles to less than its slice copies.
+been made. tests/test_numpy_engine.py runs the family both ways.
 
 Importing this module compiles the kernel for its three types of counters, or reads it from
 numba's cache; ga.run_many imports it before a batch's clock starts, so that no run's seconds
-count it (as for the compiled solvers).
+count it.
 """
 
 from __future__ import annotations

@@ -4,13 +4,9 @@ symmetries of the square.
 A solution is a tuple of columns: entry r is the column of the queen in row r, rows and
 columns from 0. The symmetries are the 4 turns and the 4 reflections of the square; a
 solution's class is its images under them, and the fundamental solution of a class is its
-least member compared as sequences (Python's tuple order). So each class has exactly one
-fundamental solution, and the fundamental ones are counted by OEIS A002562 as all are by
-A000170 (the compiled counter, gaqueens.problems.nqueens.counting, counts the same classes
-its own way, from the first rows and their symmetry).
-
-Listing stops at LARGEST (14,200 solutions of 12 x 12): 13 x 13 has 73,712, too many for a
-page or a terminal to be of use, and the plain-Python search takes seconds beyond it.
+least member compared as sequences (Python's tuple order), as counted by OEIS A002562.
+Listing stops at LARGEST (14,200 solutions of 12 x 12): beyond it, too many for a page or a
+terminal to be of use.
 """
 
 from __future__ import annotations

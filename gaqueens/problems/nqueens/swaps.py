@@ -36,9 +36,7 @@ class SwapConflicts:
     ``columns`` [ci, cj] of shape (2, ...); ``diagonals`` gives the eight counters (8, ...):
     the falling left by the queens of rows i and j, the rising left, the falling entered and
     the rising entered; ``change`` the change of the measure from those counters' counts;
-    ``move`` makes the swaps in a flat array of counters. tests/test_swap_conflicts.py checks
-    them against Conflicts on random permutations and swaps (hypothesis). ``counts`` gives a
-    genome's counters.
+    ``move`` makes the swaps in a flat array of counters; ``counts`` gives a genome's.
     """
 
     def __init__(self, n: int, measure: str = "pairs"):
@@ -49,7 +47,7 @@ class SwapConflicts:
         # four counts of at most n each, summed in the smallest type holding them
         self.sum_type = np.int16 if 4 * n < 2**15 else np.int64
         # the change's 4, and 6 for two queens that attack each other: looked up by ``attack``,
-        # one call where np.where(attack, 6, 4) took two
+        # one call instead of np.where(attack, 6, 4)
         self.constant = np.array([4, 6], dtype=self.sum_type)
 
     def counts(self, genomes: np.ndarray) -> np.ndarray:

@@ -4,23 +4,17 @@ none of it.
 
 A placement is a sequence of columns: entry r is the column of the queen in row r, rows and
 columns numbered from 0. The verifier assumes nothing of it and checks columns as well as
-diagonals. Its method is not the fitness's, which counts every diagonal in one bincount. It
-looks at each line's values in turn (the columns, r - c for the falling diagonals, r + c for
-the rising ones), in 4-byte integers, and finds the entries that repeat a value:
+diagonals. Its method is not the fitness's (one bincount of every diagonal): it looks at each
+line's values in turn (the columns, r - c for the falling diagonals, r + c for the rising
+ones), in 4-byte integers, and finds the entries that repeat a value:
 
 - many placements of one board at once (a row each, as the exports check every run of a
   sweep) are sorted, row by row, and equal neighbours counted;
-- one placement of MARKED_FROM queens or more (sorting 10^8 values takes a minute) is marked:
-  each entry sets a flag at its value, and a line whose flags set are as many as its entries
-  repeats no value (a byte a value: the construction's solution of 10^8 queens checked in
-  1.6 s and 1.8 GB at peak, placement included, where marking every line's 4-byte indexes
-  took 8.7 s and 2.9 GB, on one two-core machine). Where some value repeats, each entry
-  writes its index at its value in an array of marks, and the entries whose index is not the
-  one left there repeat a value written by another (all but one of each value's entries,
-  whichever wrote last); only those few are then counted by value.
-
-tests/test_board.py checks both ways against counts made by hand, by brute force on small
-boards, and by plain Python Counters on random placements.
+- one placement of MARKED_FROM queens or more, too large to sort quickly, is marked: each
+  entry sets a flag (a byte) at its value, and a line whose flags set are as many as its
+  entries repeats no value. Where some value repeats, each entry writes its index at its
+  value in an array of marks, and the entries whose index is not the one left there repeat
+  a value written by another; only those few are then counted by value.
 """
 
 from __future__ import annotations
