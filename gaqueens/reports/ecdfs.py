@@ -21,7 +21,7 @@ import pandas as pd
 
 from gaqueens import problems
 from gaqueens.reports import runtimes
-from gaqueens.reports.figures import (CONTEXT, crowded, drawn, legend, log_x, looks, palette,
+from gaqueens.reports.figures import (CONTEXT, crowded, drawn, legend, log_axis, looks, palette,
                                       panels, save_figure, single)
 from gaqueens.reports.plots import _folded, panel_keys, panel_title
 from gaqueens.reports.resampling import BAND_RESAMPLES, ecdf_band
@@ -44,7 +44,7 @@ def _finish(figure, grid, title: str, xlabel: str, ylabel: str, note: str = "",
             legend_title: str | None = None) -> None:
     for axes in grid.flat:
         if axes.get_visible():
-            log_x(axes)
+            log_axis(axes.xaxis)
             axes.set_xlabel(xlabel)
             axes.set_ylabel(ylabel)
             axes.set_ylim(0, 1.02)

@@ -8,8 +8,7 @@ published table's own picture.
 
 The work is fitted over the sizes where the median is finite (solved at the median) and at
 least three runs give it; the time only where the median run also takes at least MIN_SECONDS,
-so that the timer's and the interpreter's fixed costs (tens of microseconds) do not flatten its
-growth. An algorithm with fewer than three such sizes gets no fit; one that does no search
+so that the timer's and the interpreter's fixed costs do not flatten its growth. An algorithm with fewer than three such sizes gets no fit; one that does no search
 gets no work fit.
 
 The fit is scipy.stats.linregress's least squares with its slope's standard error, written out

@@ -22,7 +22,7 @@ import pandas as pd
 from gaqueens import problems
 from gaqueens.reports import folded
 from gaqueens.reports.figures import (PUBLISHED, board_ticks, conflicts_y, crowded, drawn,
-                                      is_cell, legend, log_axis, log_x, looks, new_figure,
+                                      is_cell, legend, log_axis, looks, new_figure,
                                       palette, panels, powers, save_figure, single)
 from gaqueens.reports.words import size_of
 
@@ -160,7 +160,7 @@ def convergence(traces, path: Path, title: str, problem: str = problems.DEFAULT,
                 top = max(top, float(np.nanmax(high)))
             top = max(top, float(np.nanmax(median)))
             panel.step(x, median, where="post", label=label, **style)
-        log_x(panel)
+        log_axis(panel.xaxis)
         conflicts_y(panel, top)
         panel.set_xlabel("evaluations")
         panel.set_ylabel(f"best {measure_label(solved_by, key[1] if key else measure_of[names[0]])}"
