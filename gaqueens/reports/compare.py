@@ -120,12 +120,15 @@ def ratio_text(ratio: float) -> str:
     return "-" if not np.isfinite(ratio) else number(ratio, 2)
 
 
+def _interval(row) -> str:
+    return "" if np.isnan(row.ci_low) else (
+        f" ({ratio_text(row.ci_low)} to {ratio_text(row.ci_high)})")
+
+
 def effect_text(row) -> str:
     """The ratio of a comparison's medians with its interval: "1.17 x ga (0.92 to 1.42)";
     "- x ga" where a median is infinite."""
-    interval = ("" if np.isnan(row.ci_low)
-                else f" ({ratio_text(row.ci_low)} to {ratio_text(row.ci_high)})")
-    return f"{ratio_text(row.median_ratio)} x {row.reference}{interval}"
+    return f"{ratio_text(row.median_ratio)} x {row.reference}{_interval(row)}"
 
 
 def table(frame: pd.DataFrame, problem: str = problems.DEFAULT) -> str:
@@ -134,12 +137,10 @@ def table(frame: pd.DataFrame, problem: str = problems.DEFAULT) -> str:
     size = problems.get(problem).size_label
     rows = []
     for row in frame.itertuples(index=False):
-        interval = ("" if np.isnan(row.ci_low)
-                    else f" ({ratio_text(row.ci_low)} to {ratio_text(row.ci_high)})")
         rows.append({
             size: row.board,
             "algorithm": row.algorithm,
-            f"median / median of {row.reference} (95% CI)": ratio_text(row.median_ratio) + interval,
+            f"median / median of {row.reference} (95% CI)": ratio_text(row.median_ratio) + _interval(row),
             "verdict": row.verdict,
             "compared in": "processor time" if row.unit == "seconds" else row.unit,
             "p": _p_text(row.p_value),

@@ -53,12 +53,11 @@ class Folder:
         first line says them: "n8: N-Queens, boards 8; seeds 1 to 100"; the folder's name and
         the problem's title without a manifest."""
         settings = (self.manifest or {}).get("settings", {})
-        name = settings.get("name") or self.path.name
-        boards, seeds = settings.get("boards"), settings.get("seeds") or {}
-        if boards and "first" in seeds and "last" in seeds:
-            return words.title(name, self.problem, boards, (seeds["first"], seeds["last"]))
+        title = words.recorded_title(settings, self.path.name)
+        if title:
+            return title
         solved_by = self.solved_by()
-        return f"{name}: {solved_by.title or solved_by.name}"
+        return f"{settings.get('name') or self.path.name}: {solved_by.title or solved_by.name}"
 
     @property
     def problem(self) -> str:
