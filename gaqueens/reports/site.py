@@ -9,12 +9,10 @@ writes it with the README's sections):
                          CSV files) an index.html made of its markdown files, each table
                          sortable, and links to every file in it
 
-What a folder shows: for a sweep, the first sentence of its experiment file's opening comment
-(the file the manifest names, read from the folder that holds results/), else the sweep's
-title; for another folder, the first heading (or bold words) of its markdown. Its headline:
-the verdicts its files give, counted (summary.csv against the published medians,
-comparisons.csv against the first entry; a folder's own CSV with a verdict column; goals.csv,
-whether each goal was met). Every page works offline and links only files that are there.
+What a folder shows: for a sweep, the first sentence of its experiment file's opening comment,
+else the sweep's title; for another folder, the first heading (or bold words) of its markdown.
+Its headline: the verdicts its files give, counted (summary.csv, comparisons.csv, a CSV with a
+verdict column, goals.csv). Every page works offline and links only files that are there.
 """
 
 from __future__ import annotations
