@@ -205,11 +205,15 @@ def conflicts_y(axes, top: float) -> None:
     axes.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
 
 
-def board_ticks(axes, boards) -> None:
-    """A log x axis of board sizes labelled at each size (up to 12 of them), in plain numbers:
-    boards 8 and 12 on a base-2 axis would otherwise show 2^3 alone."""
+def board_axis(axes, boards) -> None:
+    """A log x axis of sizes: base 10 labelled at powers across more than three decades,
+    else base 2 labelled at each size (up to 12 of them) in plain numbers (boards 8 and 12 on
+    a base-2 axis would otherwise show 2^3 alone)."""
     boards = sorted(set(int(b) for b in boards))
-    if len(boards) <= 12:
+    wide = boards[-1] / boards[0] > 1000
+    axes.set_xscale("log", base=10 if wide else 2)
+    powers(axes.xaxis, 10 if wide else 2)
+    if not wide and len(boards) <= 12:
         axes.set_xticks(boards, [f"{b:,}" for b in boards])
         axes.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
 

@@ -79,12 +79,9 @@ def fitted_rows(group: pd.DataFrame, measure: str) -> pd.DataFrame:
     """The rows of one algorithm's summary that its ``measure`` (work or time) is fitted
     over (the module's docstring), by size."""
     median = group["median"].astype(float)
-    keep = np.isfinite(median) & (group["runs"] >= 3) & (group["unit"] != "none")
-    if measure == "time":
-        keep = np.isfinite(median) & (group["runs"] >= 3) & (
-            group["median_seconds"] >= MIN_SECONDS)
-    else:
-        keep &= median > 0
+    keep = np.isfinite(median) & (group["runs"] >= 3) & (
+        group["median_seconds"] >= MIN_SECONDS if measure == "time"
+        else (group["unit"] != "none") & (median > 0))
     return group[keep].sort_values("board")
 
 
@@ -159,8 +156,8 @@ def plot(summary: pd.DataFrame, path: Path, title: str, problem: str = problems.
 
 
 def _plot(summary, path, title, problem):
-    from gaqueens.reports.figures import (BEST, CONTEXT, PUBLISHED, board_ticks, crowded,
-                                          legend, log_axis, looks, panels, powers,
+    from gaqueens.reports.figures import (BEST, CONTEXT, PUBLISHED, board_axis, crowded,
+                                          legend, log_axis, looks, panels,
                                           save_figure, single)
     from gaqueens.reports.words import size_of
 
@@ -171,7 +168,6 @@ def _plot(summary, path, title, problem):
     found = fits(summary, "work")
     best = _best_cell(searched) if crowded(names) else None
     style_of = looks(names, best)
-    wide = summary["board"].max() / summary["board"].min() > 1000
     banded = PUBLISHED if PUBLISHED in names else (best or names[0])
     for axes, unit in zip(grid.flat, units):
         rows = searched[searched["unit"] == unit]
@@ -200,10 +196,7 @@ def _plot(summary, path, title, problem):
         if len(published):
             axes.plot(published["board"], published["reference"], "D", mfc="none",
                       color="0.25", ms=7, mew=1.3, label="published median", zorder=4)
-        axes.set_xscale("log", base=10 if wide else 2)
-        powers(axes.xaxis, 10 if wide else 2)
-        if not wide:
-            board_ticks(axes, summary["board"])
+        board_axis(axes, summary["board"])
         log_axis(axes.yaxis)
         axes.set_xlabel(f"{size_of(problems.get(problem))} N")
         axes.set_ylabel(f"median {unit} per run (95% CI)")
