@@ -74,10 +74,8 @@ def _counts(rng: np.random.Generator, key: tuple, n: int, rows: int, size: int) 
         return counts
     counts = np.empty((n, rows), dtype=np.uint8)
     for start in range(0, rows, CHUNK):
-        # drawn a chunk at a time: numpy draws each int64 pick from the generator in turn (the
-        # spare half of a 64-bit word waits in the bit generator, not in the call), so the
-        # chunks are the rows of one draw of them all (tests/test_bootstrap_middles.py), in a fraction of
-        # its memory
+        # a chunk at a time, the same picks as one draw of them all (numpy draws each int64
+        # pick in turn; tests/test_bootstrap_middles.py), in a fraction of its memory
         part = rng.integers(0, n, (min(CHUNK, rows - start), size))
         cells = part * len(part) + np.arange(len(part))[:, None]  # run, then row
         counted = np.bincount(cells.ravel(), minlength=n * len(part)).reshape(n, len(part))

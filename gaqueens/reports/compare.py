@@ -140,7 +140,8 @@ def table(frame: pd.DataFrame, problem: str = problems.DEFAULT) -> str:
         rows.append({
             size: row.board,
             "algorithm": row.algorithm,
-            f"median / median of {row.reference} (95% CI)": ratio_text(row.median_ratio) + _interval(row),
+            f"median / median of {row.reference} (95% CI)": (ratio_text(row.median_ratio)
+                                                              + _interval(row)),
             "verdict": row.verdict,
             "compared in": "processor time" if row.unit == "seconds" else row.unit,
             "p": _p_text(row.p_value),

@@ -22,6 +22,7 @@ page compares with the stored run (``matches``).
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -167,7 +168,8 @@ def player_data(runs, settings: dict, codes: dict) -> dict:
         together.setdefault((row["algorithm"], int(row["board"])), []).append(place)
     out: list = [None] * len(chosen)
     for (name, _), places in together.items():
-        items = replayed_many(settings[name], [_Row(chosen[place][0]) for place in places])
+        rows = [SimpleNamespace(**chosen[place][0].to_dict()) for place in places]
+        items = replayed_many(settings[name], rows)
         for place, item in zip(places, items):
             out[place] = dict(item, roles=chosen[place][1])
     larger = sorted({int(b) for b in runs["board"]} - set(range(REPLAYED_UP_TO + 1))) \
@@ -199,13 +201,6 @@ def _more_seeds(runs, settings: dict) -> bool:
     first = next((name for name in settings if (runs["algorithm"] == name).any()), None)
     small = runs[(runs["algorithm"] == first) & (runs["board"] <= ALL_SEEDS_UP_TO)]
     return bool(len(small)) and int(small.groupby("board").size().max()) > ALL_SEEDS_AT_MOST
-
-
-class _Row:
-    """A pandas row read by attribute, as ``replayed`` reads runs.csv's rows."""
-
-    def __init__(self, series):
-        self.__dict__.update(series.to_dict())
 
 
 def describe(data: dict) -> str:
