@@ -11,10 +11,9 @@ least three runs give it; the time only where the median run also takes at least
 so that the timer's and the interpreter's fixed costs do not flatten its growth. An algorithm with fewer than three such sizes gets no fit; one that does no search
 gets no work fit.
 
-The fit is scipy.stats.linregress's least squares with its slope's standard error, written out
-in numpy (tests/test_growth.py holds it to linregress), so that a sweep of one GA, such as the
-published table's, imports no scipy.stats, which nothing else it does needs; Student's t
-quantile comes from scipy.special.
+The fit is scipy.stats.linregress's least squares, written out in numpy (tests/test_growth.py
+holds it to linregress) so that a sweep of one GA imports no scipy.stats, which nothing else it
+needs; Student's t quantile comes from scipy.special.
 """
 
 from __future__ import annotations
