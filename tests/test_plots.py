@@ -360,11 +360,11 @@ def test_a_convergence_line_keeps_only_its_steps_and_stays_the_same_line(values)
     assert (inner != before).any(axis=0).all()
 
 
-def test_log_x_keeps_powers_of_ten_on_a_long_axis():
+def test_log_axis_keeps_powers_of_ten_on_a_long_axis():
     figure = figures.new_figure(3, 2)
     axes = figure.subplots()
     axes.plot([1, 1e6], [0, 1])
-    figures.log_x(axes)
+    figures.log_axis(axes.xaxis)
     assert isinstance(axes.xaxis.get_minor_formatter(), matplotlib.ticker.NullFormatter)
     low, high = axes.get_xlim()
     shown = [t for t in axes.get_xticks() if low <= t <= high]
@@ -400,7 +400,7 @@ def _pixels(figure) -> np.ndarray:
 
 
 def _panels_with_log_axes(low: float, high: float, top: float):
-    """Three panels sharing a log x axis from ``low`` to ``high`` (figures.log_x), one with the
+    """Three panels sharing a log x axis from ``low`` to ``high`` (figures.log_axis), one with the
     symlog y axis of the convergence up to ``top`` (figures.conflicts_y)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
@@ -409,7 +409,7 @@ def _panels_with_log_axes(low: float, high: float, top: float):
     panels = figure.subplots(1, 3, sharex=True)
     for i, axes in enumerate(panels):
         axes.step([low, np.sqrt(low * high), high], [top, top / 2 + i, 0], where="post")
-        figures.log_x(axes)
+        figures.log_axis(axes.xaxis)
     figures.conflicts_y(panels[0], top)
     return figure
 

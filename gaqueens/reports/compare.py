@@ -2,18 +2,14 @@
 comparisons.csv and to summary.md when a sweep has more than one algorithm.
 
 Per board and algorithm, the effect first: the ratio of its median to the first entry's, with
-a 95% bootstrap interval; then the two-sided Mann-Whitney U test (gaqueens.reports.stats),
-unsolved runs ranked as the worst. Where the runs are too few for the test ever to reach ALPHA
-(0.01), however far apart they lie (``least_p``: 0.1 for 3 runs against 3, 0.02 for 1 against
-100), the verdict is "too few runs (n)" ("(n and m)" for samples of two sizes) and the row
-stays out of Holm's correction, which it could not pass (as Tarone's refinement of it leaves out
-the tests that cannot reject). The p-values of the other rows are corrected together by Holm's
-step-down method; the verdict says "fewer" or "more" where the corrected p is below ALPHA, and
-"no difference detected" otherwise. Work is compared in its unit when both count the same unit
-(evaluations between GA variants); work in different units (swaps, moves, nodes) is compared
-in processor time only, and the unit column says "seconds". A ratio whose either median is
-infinite (its reference's included: work over infinite work is no measure of either) reads "-",
-and so does an interval that reaches such resamples (gaqueens.reports.stats.median_ratio).
+a 95% bootstrap interval; then the two-sided Mann-Whitney U test, unsolved runs ranked as the
+worst. Where the runs are too few for the test ever to reach ALPHA however far apart they lie
+(``least_p``), the verdict is "too few runs (n)" and the row stays out of Holm's correction,
+which it could not pass (as Tarone's refinement leaves out the tests that cannot reject). The
+other rows are corrected together by Holm's method: "fewer" or "more" where the corrected p is
+below ALPHA, "no difference detected" otherwise. Work in different units (swaps, moves, nodes)
+is compared in processor time, the unit column saying "seconds". A ratio with an infinite
+median reads "-", and so does an interval that reaches such resamples.
 """
 
 from __future__ import annotations
@@ -120,12 +116,15 @@ def ratio_text(ratio: float) -> str:
     return "-" if not np.isfinite(ratio) else number(ratio, 2)
 
 
+def _interval(row) -> str:
+    return "" if np.isnan(row.ci_low) else (
+        f" ({ratio_text(row.ci_low)} to {ratio_text(row.ci_high)})")
+
+
 def effect_text(row) -> str:
     """The ratio of a comparison's medians with its interval: "1.17 x ga (0.92 to 1.42)";
     "- x ga" where a median is infinite."""
-    interval = ("" if np.isnan(row.ci_low)
-                else f" ({ratio_text(row.ci_low)} to {ratio_text(row.ci_high)})")
-    return f"{ratio_text(row.median_ratio)} x {row.reference}{interval}"
+    return f"{ratio_text(row.median_ratio)} x {row.reference}{_interval(row)}"
 
 
 def table(frame: pd.DataFrame, problem: str = problems.DEFAULT) -> str:
@@ -134,12 +133,11 @@ def table(frame: pd.DataFrame, problem: str = problems.DEFAULT) -> str:
     size = problems.get(problem).size_label
     rows = []
     for row in frame.itertuples(index=False):
-        interval = ("" if np.isnan(row.ci_low)
-                    else f" ({ratio_text(row.ci_low)} to {ratio_text(row.ci_high)})")
         rows.append({
             size: row.board,
             "algorithm": row.algorithm,
-            f"median / median of {row.reference} (95% CI)": ratio_text(row.median_ratio) + interval,
+            f"median / median of {row.reference} (95% CI)": (ratio_text(row.median_ratio)
+                                                              + _interval(row)),
             "verdict": row.verdict,
             "compared in": "processor time" if row.unit == "seconds" else row.unit,
             "p": _p_text(row.p_value),

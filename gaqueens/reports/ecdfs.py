@@ -21,7 +21,7 @@ import pandas as pd
 
 from gaqueens import problems
 from gaqueens.reports import runtimes
-from gaqueens.reports.figures import (CONTEXT, crowded, drawn, legend, log_x, looks, palette,
+from gaqueens.reports.figures import (CONTEXT, crowded, drawn, legend, log_axis, looks, palette,
                                       panels, save_figure, single)
 from gaqueens.reports.plots import _folded, panel_keys, panel_title
 from gaqueens.reports.resampling import BAND_RESAMPLES, ecdf_band
@@ -44,7 +44,7 @@ def _finish(figure, grid, title: str, xlabel: str, ylabel: str, note: str = "",
             legend_title: str | None = None) -> None:
     for axes in grid.flat:
         if axes.get_visible():
-            log_x(axes)
+            log_axis(axes.xaxis)
             axes.set_xlabel(xlabel)
             axes.set_ylabel(ylabel)
             axes.set_ylim(0, 1.02)
@@ -66,6 +66,12 @@ def _per_entry(runs: pd.DataFrame, column: str, solved_by, best: dict, boards=No
                  lw=1.5, label=solved_by.size_text(board))
         grid[0, 0].set_title(names[0])
         return figure, grid, solved_by.size_label
+    return *_per_board(runs, column, solved_by, best, boards), None
+
+
+def _per_board(runs: pd.DataFrame, column: str, solved_by, best: dict, boards):
+    """A figure of the runs' ECDFs of ``column``, a panel per board, a line per entry."""
+    names = list(runs["algorithm"].unique())
     figure, grid = panels(len(boards))
     for axes, board in zip(grid.flat, boards):
         style_of = looks(names, best.get(board))
@@ -75,7 +81,7 @@ def _per_entry(runs: pd.DataFrame, column: str, solved_by, best: dict, boards=No
                  label=label, **style)
         axes.set_title(panel_title(solved_by, (board, None), False,
                                    best.get(board) if crowded(names) else None))
-    return figure, grid, None
+    return figure, grid
 
 
 def _times(group: pd.DataFrame, column: str) -> np.ndarray:
@@ -117,18 +123,8 @@ def ecdf_seconds(runs: pd.DataFrame, path: Path, title: str, problem: str = prob
                  best: dict | None = None):
     """The fraction of runs solved within a given processor time, a panel per board
     (plots.CAPTIONS["ecdf-seconds"])."""
-    solved_by = problems.get(problem)
-    boards = sorted(runs["board"].unique())
-    figure, grid = panels(len(boards))
-    names = list(runs["algorithm"].unique())
-    for axes, board in zip(grid.flat, boards):
-        style_of = looks(names, (best or {}).get(board))
-        for name, group in runs[runs["board"] == board].groupby("algorithm", sort=False):
-            style, label = style_of[name]
-            line(axes, _times(group, "seconds"), np.arange(len(group)),
-                 band=style is not CONTEXT, label=label, **style)
-        axes.set_title(panel_title(solved_by, (board, None), False,
-                                   (best or {}).get(board) if crowded(names) else None))
+    figure, grid = _per_board(runs, "seconds", problems.get(problem), best or {},
+                              sorted(runs["board"].unique()))
     _finish(figure, grid, title, "processor time (s)", "fraction of runs solved")
     return save_figure(figure, path)
 

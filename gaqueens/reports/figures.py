@@ -3,23 +3,18 @@ saved twice, NAME.png and NAME.svg beside it; their size and text; the looks of 
 algorithms; panels that wrap into rows; log axes whose tick labels do not run into each other.
 
 Made to be read on the page, which shows a plot at up to its natural width: a figure is at
-most MAX_WIDTH inches wide (1,296 CSS px: the SVG gives its size in points, 72 an inch, and a
-CSS px is 3/4 of a point), several panels wrap into rows of at most MAX_COLUMNS, and no text is
-smaller than SMALLEST_TEXT points (STYLE, which ``drawn`` applies while a plot is made).
+most MAX_WIDTH inches wide, panels wrap into rows of at most MAX_COLUMNS, and no text is
+smaller than SMALLEST_TEXT points (STYLE, applied by ``drawn``). Powers on a log axis are
+plain text with superscript digits (10⁴), not mathtext, which each process would parse again.
 
-Powers on a log axis are labelled as plain text with superscript digits (10⁴), not
-matplotlib's mathtext, which each new process would parse again.
+Looks (``looks``): the published GA (``PUBLISHED``) black, solid and thicker, above the rest;
+the others in colours colour-blind readers tell apart (Okabe and Ito's), a new line style for
+each round of them. Where a grid makes more entries than colours, the panel's best cell is
+drawn in a colour of its own and named in its title, the other cells thin and grey. Boards
+take shades of one sequential map.
 
-Looks of algorithms (``looks``): the published GA (``PUBLISHED``) is drawn black, solid and
-thicker, above the rest; the others take a few colours told apart by colour-blind readers too
-(Okabe and Ito's), and past as many algorithms as colours, a new line style for each round of
-them. Where a grid makes more entries than colours, its cells are context: the panel's best
-cell (the least median work on its board) is drawn in a colour of its own and named in the
-panel's title, the other cells thin and grey, one legend entry for all. Boards, which are
-ordered, take shades of one sequential map.
-
-The SVG keeps its text as text (``svg.fonttype: none``) and no date, so the same figure writes
-the same file; its coordinates keep two decimals and its lines no indentation.
+The SVG keeps its text as text and no date, so the same figure writes the same file; its
+coordinates keep two decimals and its lines no indentation.
 """
 
 from __future__ import annotations
@@ -69,25 +64,18 @@ def new_figure(width: float, height: float) -> Figure:
     return Figure(figsize=(min(width, MAX_WIDTH), height), layout="constrained")
 
 
-def svg_path(path) -> Path:
-    """Where the SVG of the plot at ``path`` (NAME.png) goes: NAME.svg beside it."""
-    return Path(path).with_suffix(".svg")
-
-
 def save_figure(figure: Figure, path: Path) -> Figure:
     """Writes the figure as ``path`` (PNG) and as its SVG beside it, each whole or not at all
     (never a half-written file), its unlabelled minor ticks drawn as lines of marks
-    (gaqueens.reports.minor_ticks); returns the figure."""
+    (gaqueens.reports.minor_ticks)."""
     minor_ticks.lighten(figure)
     with replacing(path) as partial:
         figure.savefig(partial, dpi=DPI)
     text = io.StringIO()
     with matplotlib.rc_context({**SVG_RC, **NO_LAYOUT}):
-        # the SVG keeps the layout just made: without a layout engine (None, which the user's
-        # settings could otherwise turn into one), savefig draws the figure once, not twice
-        figure.set_layout_engine(None)
+        figure.set_layout_engine(None)  # the layout just made, drawn once
         figure.savefig(text, format="svg", metadata={"Date": None})
-    write_text(svg_path(path), compact_svg(text.getvalue()))
+    write_text(Path(path).with_suffix(".svg"), compact_svg(text.getvalue()))
     return figure
 
 
@@ -167,11 +155,6 @@ def single(width: float = 8.0, height: float = 5.0):
     return figure, np.array([[figure.subplots()]])
 
 
-def log_x(axes) -> None:
-    """log_axis on the x axis of ``axes``."""
-    log_axis(axes.xaxis)
-
-
 def log_axis(axis) -> None:
     """A log axis labelled at powers of ten alone, or, spanning less than two decades (once
     the lines are drawn), at 1, 2 and 5 times them in plain numbers; minor ticks unlabelled
@@ -222,11 +205,15 @@ def conflicts_y(axes, top: float) -> None:
     axes.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
 
 
-def board_ticks(axes, boards) -> None:
-    """A log x axis of board sizes labelled at each size (up to 12 of them), in plain numbers:
-    boards 8 and 12 on a base-2 axis would otherwise show 2^3 alone."""
+def board_axis(axes, boards) -> None:
+    """A log x axis of sizes: base 10 labelled at powers across more than three decades,
+    else base 2 labelled at each size (up to 12 of them) in plain numbers (boards 8 and 12 on
+    a base-2 axis would otherwise show 2^3 alone)."""
     boards = sorted(set(int(b) for b in boards))
-    if len(boards) <= 12:
+    wide = boards[-1] / boards[0] > 1000
+    axes.set_xscale("log", base=10 if wide else 2)
+    powers(axes.xaxis, 10 if wide else 2)
+    if not wide and len(boards) <= 12:
         axes.set_xticks(boards, [f"{b:,}" for b in boards])
         axes.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
 

@@ -1,20 +1,16 @@
 """The GA's traces folded one run at a time into what the exports need, so that the exports of
-a sweep hold one run's trace at a time, never all of them (a 100,000-run sweep's traces fill
-gigabytes as one table):
+a sweep never hold all its traces at once (a 100,000-run sweep's fill gigabytes as one table):
 
-first rows   each run's first generation (a small table: a row a run), from which
-             tables.summarize measures the first populations' attacking pairs
+first rows   each run's first generation, from which tables.summarize measures the first
+             populations' attacking pairs
 convergence  per (algorithm, board), how many runs had each best conflict count at each
-             generation (a run that has stopped keeps its last best): the median and
-             quartiles over seeds are those of plots' old seeds-by-generations matrix, from
-             a table whose size does not grow with the seeds
+             generation (a stopped run keeps its last best), whose quartiles over seeds are
+             those of the seeds-by-generations matrix
 runtimes     per run, the evaluations after which its best so far first reached each level
-             below its first best; with the board's fixed targets (runtimes.target_levels)
-             they give runtimes.run_runtimes to each target
+             below its first best, from which runtimes.run_runtimes to the fixed targets follow
 
-The runs must come grouped by (algorithm, board), as Store.each gives them; a group is
-finished when the next begins. tests/test_folded.py compares every number with the
-computations over all the traces at once.
+The runs come grouped by (algorithm, board), as Store.each gives them. tests/test_folded.py
+compares every number with the computations over all the traces at once.
 """
 
 from __future__ import annotations
@@ -132,7 +128,7 @@ class Folded:
     """What the exports need from the traces, folded by :meth:`add` one run at a time;
     ``order`` lists the algorithms in the order their lines are drawn (others last), boards
     ascending within each. A finished group keeps its runs' first generations and runtimes
-    below their first best in arrays: some 100 bytes a run on the boards up to 128."""
+    below their first best in arrays."""
 
     def __init__(self, order=()):
         self.order = list(order)

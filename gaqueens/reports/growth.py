@@ -8,14 +8,12 @@ published table's own picture.
 
 The work is fitted over the sizes where the median is finite (solved at the median) and at
 least three runs give it; the time only where the median run also takes at least MIN_SECONDS,
-so that the timer's and the interpreter's fixed costs (tens of microseconds) do not flatten its
-growth. An algorithm with fewer than three such sizes gets no fit; one that does no search
+so that the timer's and the interpreter's fixed costs do not flatten its growth. An algorithm with fewer than three such sizes gets no fit; one that does no search
 gets no work fit.
 
-The fit is scipy.stats.linregress's least squares with its slope's standard error, written out
-in numpy (tests/test_growth.py holds it to linregress), so that a sweep of one GA, such as the
-published table's, imports no scipy.stats, which nothing else it does needs; Student's t
-quantile comes from scipy.special.
+The fit is scipy.stats.linregress's least squares, written out in numpy (tests/test_growth.py
+holds it to linregress) so that a sweep of one GA imports no scipy.stats, which nothing else it
+needs; Student's t quantile comes from scipy.special.
 """
 
 from __future__ import annotations
@@ -80,12 +78,9 @@ def fitted_rows(group: pd.DataFrame, measure: str) -> pd.DataFrame:
     """The rows of one algorithm's summary that its ``measure`` (work or time) is fitted
     over (the module's docstring), by size."""
     median = group["median"].astype(float)
-    keep = np.isfinite(median) & (group["runs"] >= 3) & (group["unit"] != "none")
-    if measure == "time":
-        keep = np.isfinite(median) & (group["runs"] >= 3) & (
-            group["median_seconds"] >= MIN_SECONDS)
-    else:
-        keep &= median > 0
+    keep = np.isfinite(median) & (group["runs"] >= 3) & (
+        group["median_seconds"] >= MIN_SECONDS if measure == "time"
+        else (group["unit"] != "none") & (median > 0))
     return group[keep].sort_values("board")
 
 
@@ -160,8 +155,8 @@ def plot(summary: pd.DataFrame, path: Path, title: str, problem: str = problems.
 
 
 def _plot(summary, path, title, problem):
-    from gaqueens.reports.figures import (BEST, CONTEXT, PUBLISHED, board_ticks, crowded,
-                                          legend, log_axis, looks, panels, powers,
+    from gaqueens.reports.figures import (BEST, CONTEXT, PUBLISHED, board_axis, crowded,
+                                          legend, log_axis, looks, panels,
                                           save_figure, single)
     from gaqueens.reports.words import size_of
 
@@ -172,7 +167,6 @@ def _plot(summary, path, title, problem):
     found = fits(summary, "work")
     best = _best_cell(searched) if crowded(names) else None
     style_of = looks(names, best)
-    wide = summary["board"].max() / summary["board"].min() > 1000
     banded = PUBLISHED if PUBLISHED in names else (best or names[0])
     for axes, unit in zip(grid.flat, units):
         rows = searched[searched["unit"] == unit]
@@ -201,10 +195,7 @@ def _plot(summary, path, title, problem):
         if len(published):
             axes.plot(published["board"], published["reference"], "D", mfc="none",
                       color="0.25", ms=7, mew=1.3, label="published median", zorder=4)
-        axes.set_xscale("log", base=10 if wide else 2)
-        powers(axes.xaxis, 10 if wide else 2)
-        if not wide:
-            board_ticks(axes, summary["board"])
+        board_axis(axes, summary["board"])
         log_axis(axes.yaxis)
         axes.set_xlabel(f"{size_of(problems.get(problem))} N")
         axes.set_ylabel(f"median {unit} per run (95% CI)")

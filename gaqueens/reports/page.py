@@ -3,31 +3,21 @@
 The folder's page (``write``), made from its exports (gaqueens.reports.page_data) and opened
 from file:// with nothing fetched (no CDN, no request beyond file: and data:):
 
-    Summary        summary.csv: per algorithm and size the median work and its verdict
-                   first, then its interval, the published median, the runs, solved and
-                   the rest; the published GA (ga) first
-    Comparisons    comparisons.csv: each algorithm's median over the reference's, with its
-                   interval, its verdict, then its p-values
-    Plots          every plot inline at up to its natural width (SVG, or the PNG where no
-                   SVG exists), each captioned with the question it answers; a click opens
-                   its SVG full size
-    Watch a run    the player (page.js): GA runs replayed from their settings and seeds, a
-                   frame per generation (gaqueens.reports.page_player says which runs and
-                   frames are embedded), drawn as the problem pictures a genome, with the
-                   settings of the run's entry beside it
+    Summary        summary.csv: the median work and its verdict first; the published GA first
+    Comparisons    comparisons.csv: each algorithm's median over the reference's, its
+                   interval and verdict, then its p-values
+    Plots          every plot inline at up to its natural width, captioned with the question
+                   it answers; a click opens its SVG full size
+    Watch a run    the player (page.js): GA runs replayed from their seeds, a frame per
+                   generation (gaqueens.reports.page_player), with the entry's settings
     Settings       every entry's settings, a variant told by what it changes
-                   (gaqueens.reports.page_settings)
     Provenance     the manifest: the command, the versions, the commit, the code of the runs
-    Files          links to manifest.json, the CSV and markdown files and each plot's files,
-                   those present only
+    Files          links to the folder's files, those present only
 
-Its title is the experiment's name, the problem's title, its sizes and seeds. Inside a site
-of results (gaqueens.reports.site: a folder whose parent holds an index.html) it links home.
-Its tables sort on a click of a heading and keep their headings in view (page.js).
-
-``player_page`` writes the player alone, for one run (``python -m gaqueens.run --html``), with
-the run's settings beside it. Every word the page says of the problem (its title, its sizes,
-genomes and conflicts) is the problem's own (gaqueens.problems).
+Inside a site of results (a folder whose parent holds an index.html) it links home. Its tables
+sort on a click of a heading and keep their headings in view. ``player_page`` writes the player
+alone, for one run (``python -m gaqueens.run --html``). Every word the page says of the problem
+is the problem's own (gaqueens.problems).
 """
 
 from __future__ import annotations

@@ -1,12 +1,10 @@
 """What the report page (gaqueens.reports.page) shows of an output folder, read from the files
 a sweep wrote there: summary.csv, comparisons.csv, manifest.json, runs.csv (or
-runs-compact.csv, without placements), the plots (NAME.svg, or NAME.png where no SVG exists)
-and the files it links: manifest.json, every CSV and markdown file present and each plot's SVG
-and PNG. Beside runs-compact.csv, runs.csv (the placements of boards above a thousand queens)
-is not linked: it is the file a repository leaves out (results/scaling), and a page must link
-only files that are there. The settings of the GA entries, for the player's replays, come
-from the sweep itself or else from the manifest's resolved experiment, and so does the problem
-whose words the page uses (N-Queens where the manifest names none)."""
+runs-compact.csv), the plots (NAME.svg, or NAME.png where no SVG exists), and the files it
+links: manifest.json, every CSV and markdown file present, each plot's SVG and PNG. Beside
+runs-compact.csv, runs.csv is not linked: it is the file a repository leaves out
+(results/scaling). The GA entries' settings, for the player's replays, and the problem come
+from the sweep itself or else from the manifest's resolved experiment."""
 
 from __future__ import annotations
 
@@ -49,16 +47,13 @@ class Folder:
 
     @property
     def title(self) -> str:
-        """The experiment's name, the problem's title, its sizes and seeds, as summary.md's
-        first line says them: "n8: N-Queens, boards 8; seeds 1 to 100"; the folder's name and
-        the problem's title without a manifest."""
+        """The experiment's title as summary.md's first line says it (words.title)."""
         settings = (self.manifest or {}).get("settings", {})
-        name = settings.get("name") or self.path.name
-        boards, seeds = settings.get("boards"), settings.get("seeds") or {}
-        if boards and "first" in seeds and "last" in seeds:
-            return words.title(name, self.problem, boards, (seeds["first"], seeds["last"]))
+        title = words.recorded_title(settings, self.path.name)
+        if title:
+            return title
         solved_by = self.solved_by()
-        return f"{name}: {solved_by.title or solved_by.name}"
+        return f"{settings.get('name') or self.path.name}: {solved_by.title or solved_by.name}"
 
     @property
     def problem(self) -> str:
@@ -66,8 +61,7 @@ class Folder:
         return (self.manifest or {}).get("settings", {}).get("problem") or problems.DEFAULT
 
     def solved_by(self) -> problems.Problem:
-        """The problem its runs solve; BadInput naming the manifest where it cannot be
-        loaded here (a plug-in not installed)."""
+        """The problem its runs solve; BadInput naming the manifest where it is not installed."""
         try:
             return problems.get(self.problem)
         except Unknown as error:
@@ -163,8 +157,7 @@ def ga_settings(manifest: dict | None, names) -> dict:
     out = {}
     for name, value in settings.get("algorithms", {}).items():
         if name in names and isinstance(value, dict) and "engine" in value:
-            # a GA on a problem other than N-Queens records it among its settings (as the
-            # store does), where an experiment file gives it at the top
+            # a GA's problem is among its recorded settings, an experiment file's at the top
             given = {key: item for key, item in value.items() if key != "problem"}
             out[name] = read_ga(Checker("manifest.json"), given, f"algorithms.{name}",
                                 problem=value.get("problem", problem))

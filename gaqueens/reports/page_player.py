@@ -1,32 +1,28 @@
-"""The runs the report page's player can show, replayed from their settings and seeds
+"""The runs the report page's player shows, replayed from their settings and seeds
 (gaqueens.reports.trace) when the page is written: a page opened from file:// cannot run the
 GA, so the frames of a bounded set of runs are embedded in it.
 
-Embedded, in this order, while the replays' costs add up to at most BUDGET, leaving out any
-run that alone costs more than RUN_BUDGET (a run's cost: its stored generations, plus one,
-times DEAP_COST on engine: deap, whose generations take about ten times as long):
+Embedded, in this order, while the replays' costs (a run's stored generations plus one, times
+DEAP_COST on engine: deap) add up to at most BUDGET, leaving out a run that alone costs more
+than RUN_BUDGET:
 
     the median run     per GA entry and size up to REPLAYED_UP_TO: its seeds ordered by
-                       their work (an unsolved run's as infinite), then by seed, the one in
-                       the middle (the lower of two); the one the player shows first
+                       work (an unsolved run's as infinite), then by seed, the middle one (the
+                       lower of two); the one the player shows first
     the best, worst    the first and the last seed of that order
-    every seed         of the first GA entry (the published GA) on sizes up to
-                       ALL_SEEDS_UP_TO, up to its ALL_SEEDS_AT_MOST lowest seeds per size
-                       (the published table's 100; a sweep of 1,000 seeds would otherwise
-                       replay 2,000 runs and embed megabytes of them)
+    every seed         of the first GA entry on sizes up to ALL_SEEDS_UP_TO, its
+                       ALL_SEEDS_AT_MOST lowest seeds per size at most
 
-Each run's frames are its trace's (gaqueens.reports.trace: a frame per generation, at most
-MOST with the stride doubling, and the last), compacted to [generation, evaluations, best
-fitness, median fitness, conflicts, genome], the genome written only where it differs from
-the frame before (None: the same) and the conflicts recounted by the problem's verifier (its
-``measured_rows`` in its first measure: attacking pairs for N-Queens); the last is the
-replay's end, which the page compares with the stored run (``matches``). The player's words
-and picture are the problem's (``words``).
+Each frame (gaqueens.reports.trace) is compacted to [generation, evaluations, best fitness,
+median fitness, conflicts, genome], the genome None where it repeats the frame before and the
+conflicts recounted by the problem's verifier; the last frame is the replay's end, which the
+page compares with the stored run (``matches``).
 """
 
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -54,8 +50,7 @@ def ranked(runs) -> list[int]:
 
 
 def roles(runs) -> dict[int, list[str]]:
-    """The seeds of the median, best and worst runs of ``runs`` (the module docstring), each
-    with the roles it plays (one run of a single seed plays all three)."""
+    """The seeds of the median, best and worst runs of ``runs``, each with the roles it plays."""
     order = ranked(runs)
     out: dict[int, list[str]] = {}
     for role, seed in zip(ROLES, (order[(len(order) - 1) // 2], order[0], order[-1])):
@@ -64,8 +59,7 @@ def roles(runs) -> dict[int, list[str]]:
 
 
 def compact(frames: list[dict], conflicts) -> list[list]:
-    """Trace frames as the page embeds them (the module docstring), ``conflicts`` the
-    verifier's count of each frame's genome's conflicts."""
+    """Trace frames as the page embeds them, ``conflicts`` the verifier's count of each."""
     out, before = [], None
     for frame, counted in zip(frames, conflicts):
         genome = " ".join(map(str, frame["state"]["best"]))
@@ -77,8 +71,7 @@ def compact(frames: list[dict], conflicts) -> list[list]:
 
 
 def words(problem: str = problems.DEFAULT) -> dict:
-    """What the player says of the problem of that name, and how it draws a genome
-    (gaqueens.problems)."""
+    """What the player says of the problem, and how it draws a genome."""
     solved_by = problems.get(problem)
     return {"title": solved_by.title or solved_by.name, "size": solved_by.size_label,
             "sizes": solved_by.sizes_label, "genome": solved_by.genome_label,
@@ -92,8 +85,7 @@ def replayed(settings, row) -> dict:
 
 
 def replayed_many(settings, rows) -> list[dict]:
-    """``replayed`` of each of ``rows`` (runs of one entry on one board), made again
-    together."""
+    """``replayed`` of each of ``rows`` (runs of one entry on one board), made together."""
     board = int(rows[0].board)
     made = trace.frames_many(settings, board, [int(row.seed) for row in rows],
                              with_attacks=False)  # the page draws them itself
@@ -176,7 +168,8 @@ def player_data(runs, settings: dict, codes: dict) -> dict:
         together.setdefault((row["algorithm"], int(row["board"])), []).append(place)
     out: list = [None] * len(chosen)
     for (name, _), places in together.items():
-        items = replayed_many(settings[name], [_Row(chosen[place][0]) for place in places])
+        rows = [SimpleNamespace(**chosen[place][0].to_dict()) for place in places]
+        items = replayed_many(settings[name], rows)
         for place, item in zip(places, items):
             out[place] = dict(item, roles=chosen[place][1])
     larger = sorted({int(b) for b in runs["board"]} - set(range(REPLAYED_UP_TO + 1))) \
@@ -204,18 +197,10 @@ def mismatch_notes(items: list[dict], settings: dict, codes: dict) -> list[str]:
 
 
 def _more_seeds(runs, settings: dict) -> bool:
-    """Whether the first GA entry has more than ALL_SEEDS_AT_MOST seeds on a board up to
-    ALL_SEEDS_UP_TO, so that "every seed" is its lowest ones."""
+    """Whether the first GA entry has more than ALL_SEEDS_AT_MOST seeds on a small board."""
     first = next((name for name in settings if (runs["algorithm"] == name).any()), None)
     small = runs[(runs["algorithm"] == first) & (runs["board"] <= ALL_SEEDS_UP_TO)]
     return bool(len(small)) and int(small.groupby("board").size().max()) > ALL_SEEDS_AT_MOST
-
-
-class _Row:
-    """A pandas row read by attribute, as ``replayed`` reads runs.csv's rows."""
-
-    def __init__(self, series):
-        self.__dict__.update(series.to_dict())
 
 
 def describe(data: dict) -> str:

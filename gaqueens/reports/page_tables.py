@@ -135,7 +135,6 @@ def summary_section(folder: page_data.Folder) -> str:
         summary = summary.assign(median_seconds=[duration(v) for v in summary["median_seconds"]])
     if "detects" in summary.columns:
         values["detects"] = summary["detects"].tolist()
-    if "detects" in summary.columns:
         summary = summary.assign(detects=[f"±{v:.0%}" if isinstance(v, float) and v == v
                                           else "-" for v in summary["detects"]])
     columns = sized(SUMMARY_COLUMNS, folder)

@@ -21,9 +21,9 @@ import pandas as pd
 
 from gaqueens import problems
 from gaqueens.reports import folded
-from gaqueens.reports.figures import (PUBLISHED, board_ticks, conflicts_y, crowded, drawn,
-                                      is_cell, legend, log_axis, log_x, looks, new_figure,
-                                      palette, panels, powers, save_figure, single)
+from gaqueens.reports.figures import (PUBLISHED, board_axis, conflicts_y, crowded, drawn,
+                                      is_cell, legend, log_axis, looks, new_figure,
+                                      palette, panels, save_figure, single)
 from gaqueens.reports.words import size_of
 
 QUESTIONS = {
@@ -160,7 +160,7 @@ def convergence(traces, path: Path, title: str, problem: str = problems.DEFAULT,
                 top = max(top, float(np.nanmax(high)))
             top = max(top, float(np.nanmax(median)))
             panel.step(x, median, where="post", label=label, **style)
-        log_x(panel)
+        log_axis(panel.xaxis)
         conflicts_y(panel, top)
         panel.set_xlabel("evaluations")
         panel.set_ylabel(f"best {measure_label(solved_by, key[1] if key else measure_of[names[0]])}"
@@ -202,11 +202,7 @@ def seconds(summary: pd.DataFrame, path: Path, title: str, problem: str = proble
         if len(failed):
             axes.plot(failed["board"], failed["median_seconds"], "x", color=style["color"],
                       ms=7)
-    wide = summary["board"].max() / summary["board"].min() > 1000
-    axes.set_xscale("log", base=10 if wide else 2)
-    powers(axes.xaxis, 10 if wide else 2)
-    if not wide:  # powers of ten are labels enough across more than three decades
-        board_ticks(axes, summary["board"])
+    board_axis(axes, summary["board"])
     log_axis(axes.yaxis)
     axes.set_xlabel(f"{size_of(problems.get(problem))} N")
     axes.set_ylabel("median processor time per run (s)")

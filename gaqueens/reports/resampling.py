@@ -1,22 +1,18 @@
-"""Resampled medians, in numpy alone, for the summary of every sweep: the 95% interval of a
-median, the verdict against a published median, and the power of that verdict.
+"""Resampled medians for the summary of every sweep: the 95% interval of a median, the verdict
+against a published median, and the power of that verdict.
 
-The percentile bootstrap here is scipy.stats.bootstrap's (method "percentile", resampling with
-replacement); it is written out because a sweep of one algorithm (the main job) needs
-scipy.stats for nothing else, and importing it would make the main job markedly slower.
-tests/test_stats.py checks that both give the same intervals, to within the resampling noise.
-RESAMPLES = 10,000 resamples put the 2.5% and 97.5% quantiles within about one step of the
-work (20 evaluations on board 8) of their limit.
-
-A run that did not solve its board enters as CENSORED, a stand-in for infinite work that keeps
-the arithmetic finite; values at least REACHED are read back as infinite.
+The percentile bootstrap is scipy.stats.bootstrap's (method "percentile"), written out in numpy
+because a sweep of one algorithm (the main job) needs scipy.stats for nothing else, and
+importing it slows the main job noticeably; tests/test_stats.py holds both to the same
+intervals. An unsolved run enters as CENSORED, a stand-in for infinite work that keeps the
+arithmetic finite; values at least REACHED are read back as infinite.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from gaqueens.reports import draws
+from gaqueens.reports import bootstrap_middles
 
 PUBLISHED_RUNS = 100  # the published medians are over seeds 1 to 100
 MIN_RUNS = PUBLISHED_RUNS  # fewer runs of ours get no verdict (see verdict)
@@ -34,14 +30,11 @@ def uncensor(values):
 
 def medians(work: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
     """The medians of RESAMPLES samples of ``size`` drawn from ``work`` with replacement: the
-    very numbers of ``np.median(rng.choice(work, (RESAMPLES, size)), axis=1)``, in a fraction
-    of its time. rng.choice draws the picks as ``rng.integers(0, len(work), ...)``; the middle
-    values of a sample are the sorted work at the places of its middle picks, which
-    gaqueens.reports.draws finds from the picks counted once for every group of the same size.
-    tests/test_stats.py checks that both give the same numbers."""
+    numbers of ``np.median(rng.choice(work, (RESAMPLES, size)), axis=1)``, read from counted
+    picks (gaqueens.reports.bootstrap_middles)."""
     work = np.asarray(work, dtype=float)
     order = np.argsort(work, kind="stable")
-    low, high = draws.middle(rng, order, RESAMPLES, size)
+    low, high = bootstrap_middles.middle(rng, order, RESAMPLES, size)
     ordered = work[order]
     return (ordered[low] + ordered[high]) / 2
 
@@ -80,12 +73,8 @@ def verdict(work: np.ndarray, published: float, rng: np.random.Generator) -> tup
     "reproduced"         the published median lies within ``acceptance``
     "not reproduced"     it lies outside, or our median is infinite
 
-    MIN_RUNS: acceptance's 99% band, from n of genoxide 0.13.1's runs of the published GA
-    (gaqueens/data/genoxide-evaluations.csv, 1,000 seeds per board), held an independent median
-    of 100 of its runs in 72 to 81% of 300 trials per board at n = 5, 83 to 87% at 10, 88 to
-    95% at 30, 95 to 97% at 50, 97 to 99% at 75 and 98 to 99.7% at 100, on boards 8 to 128
-    (``python -m gaqueens.bench.verdict`` measures it again): below the published sample's
-    own size the band is too narrow, and a verdict would reject too often."""
+    MIN_RUNS: below the published sample's own size, acceptance's band is too narrow and the
+    verdict would reject too often (``python -m gaqueens.bench.verdict`` measures how often)."""
     work = np.asarray(work, dtype=float)
     if len(work) < MIN_RUNS:
         return f"too few runs ({len(work)})", np.nan
@@ -128,7 +117,7 @@ def ert(work, solved) -> float:
     return float(np.sum(work)) / count if count else np.inf
 
 
-BAND_RESAMPLES = 1_000  # resamples of an ECDF's band: its ends move by about a step between seeds
+BAND_RESAMPLES = 1_000  # resamples of an ECDF's band
 BAND_CHUNK = 100  # resamples counted at once
 
 
@@ -137,12 +126,10 @@ def ecdf_band(times, runs_of, level: float = 0.95, resamples: int = BAND_RESAMPL
     reached; ``runs_of``, each pair's run, 0 to n - 1) with its pointwise percentile-bootstrap
     interval at ``level``: at each distinct finite time, the fraction of pairs reached by then.
     The runs are resampled with replacement, each with all its pairs (the pairs of one run are
-    not independent), from a generator seeded 0, picked as scipy.stats.bootstrap picks them
-    (``rng.integers(0, n, (batch, n))``); the fraction of a resample is read from each run's
-    count of picks, summed in the order of the times, rather than by copying the runs
-    (tests/test_resampling.py checks it against scipy.stats.bootstrap). A run's pairs are
-    counted as often as it is picked. Returns (time, fraction, low, high), arrays; with no
-    resamples, low and high are None."""
+    not independent), from a generator seeded 0, as scipy.stats.bootstrap picks them; a
+    resample's fraction is read from each run's count of picks (tests/test_resampling.py holds
+    it to scipy.stats.bootstrap). Returns (time, fraction, low, high); with no resamples, low
+    and high are None."""
     times, runs_of = np.asarray(times, dtype=float), np.asarray(runs_of, dtype=np.int64)
     order = np.argsort(times, kind="stable")
     order = order[np.isfinite(times[order])]

@@ -3,25 +3,20 @@ conflicts, the evaluations after which the best so far first had at most that ma
 
 The view is COCO's and IOHanalyzer's fixed-target ECDF: the fraction of (run, target) pairs
 reached within a given number of evaluations. The targets are fixed per size and fitness
-measure, the same for every entry whatever its runs did (``target_levels``): 0 and five levels
-a decade (1, 2, 3, 4, 6, 10, 16, 25, 40, 63, 100...) below the median measure of uniformly
-random genomes of that size, so that the hard levels weigh as much as the easy ones, as COCO's
-log-spaced targets do. A trace's ``fitness`` column names its measure (attacking pairs without
-one); the excess measure has levels of its own.
+measure, the same for every entry (``target_levels``): 0 and five levels a decade below the
+median measure of random genomes of that size, so that the hard levels weigh as much as the
+easy ones, as COCO's log-spaced targets do. A trace's ``fitness`` column names its measure
+(attacking pairs without one).
 
-A trace has a row per generation (gaqueens.core.result.TRACE_COLUMNS); the best so far is the
-running minimum of its best. The GA evaluates a whole population at once, so a target is
-reached at the evaluation count that ends its generation; the first individual alone has at
-most the first population's worst conflicts, so targets at or above that worst count as reached
-at evaluation 1. The same rule writes the IOHanalyzer export (gaqueens.reports.ioh), so both
-give the same runtimes.
+The best so far is the running minimum of a trace's best. The GA evaluates a population at
+once, so a target is reached at the evaluation count that ends its generation; targets at or
+above the first population's worst count as reached at evaluation 1 (the first individual
+reaches them). The IOHanalyzer export (gaqueens.reports.ioh) follows the same rule.
 
-A trace describes each population after survival (DEAP's logbook), the run's own best is the
-best placement it evaluated (DEAP's hall of fame). Where survivors may drop the best child
-(scheme simple or mu,lambda, survivors by a tournament) the run's best can lie below every
-population's: it counts as reached at the run's last generation. For a solved run that is
-exact (the run stops in the generation its solution appears); for an unsolved one it is the
-latest the level can have been reached.
+A trace describes each population after survival, while the run's own best is the best it
+evaluated: where survivors may drop the best child, the run's best can lie below every
+population's, and counts as reached at the run's last generation (exact for a solved run,
+the latest possible for an unsolved one).
 """
 
 from __future__ import annotations
@@ -81,9 +76,7 @@ def below_first(evaluations, bests, finals) -> tuple[np.ndarray, np.ndarray]:
     """Many runs' runtimes to the levels below their first best, from each run's evaluations
     and best per generation and its own best (``finals``, None where not known): run r's to
     the levels 0 .. first best - 1 are values[offsets[r]:offsets[r + 1]] (inf where not
-    reached). A generation whose best so far (best_so_far) drops from a to b reaches the
-    levels b .. a - 1 at its evaluations. All the runs at once: their generations end to end
-    (gaqueens.reports.folded keeps these per run as it reads the traces)."""
+    reached). A generation whose best so far drops from a to b reaches the levels b .. a - 1."""
     lengths = np.array([len(best) for best in bests])
     ends = np.cumsum(lengths)
     run = np.repeat(np.arange(len(bests)), lengths)

@@ -9,32 +9,25 @@ writes it with the README's sections):
                          CSV files) an index.html made of its markdown files, each table
                          sortable, and links to every file in it
 
-What a folder shows: for a sweep, the first sentence of its experiment file's opening comment
-(the file the manifest names, read from the folder that holds results/), else the sweep's
-title; for another folder, the first heading (or bold words) of its markdown. Its headline:
-the verdicts its files give, counted (summary.csv against the published medians,
-comparisons.csv against the first entry; a folder's own CSV with a verdict column; goals.csv,
-whether each goal was met). Every page works offline and links only files that are there.
+What a folder shows: for a sweep, the first sentence of its experiment file's opening comment,
+else the sweep's title; for another folder, the first heading (or bold words) of its markdown.
+Its headline: the verdicts its files give, counted (summary.csv, comparisons.csv, a CSV with a
+verdict column, goals.csv). Every page works offline and links only files that are there.
 """
 
 from __future__ import annotations
 
-import html
 import re
 from collections import Counter
 from pathlib import Path
 
 from gaqueens.core.files import write_text
 from gaqueens.reports import page, words
-from gaqueens.reports.page_tables import TALL_ROWS
+from gaqueens.reports.page_tables import TALL_ROWS, e
 from gaqueens.runtime import manifest as manifests
 
 FILE = page.FILE
 ORDER_FIRST = ("table",)  # the published table, then the caller's order, then by name
-
-
-def e(text) -> str:
-    return html.escape(str(text), quote=True)
 
 
 def inline(text: str) -> str:
@@ -164,11 +157,9 @@ def what(folder: Path, results: Path) -> str:
                 sentence = re.split(r"(?<=\.)\s", " ".join(comment), maxsplit=1)[0]
                 if sentence:
                     return sentence
-        settings = record.get("settings", {})
-        seeds = settings.get("seeds", {})
-        if settings.get("boards") and seeds and "first" in seeds:
-            return words.title(settings.get("name", folder.name), settings.get("problem")
-                               or "nqueens", settings["boards"], (seeds["first"], seeds["last"]))
+        title = words.recorded_title(record.get("settings", {}), folder.name)
+        if title:
+            return title
     reports = sorted(folder.glob("*.md"))
     return _heading(reports[0].read_text(encoding="utf-8")) if reports else ""
 

@@ -2,9 +2,9 @@
 interval, the Kolmogorov-Smirnov, Anderson-Darling and Mann-Whitney tests, and Holm's
 correction for many tests.
 
-Importing scipy.stats is a large part of a small sweep's time, so only the parts that
-compare two samples import this module (the comparisons of a sweep with several algorithms, the
-fidelity check); the summary of every sweep resamples in numpy (gaqueens.reports.resampling).
+Only the parts that compare two samples import this module (the comparisons of a sweep with
+several algorithms, the fidelity check): the summary of every sweep resamples in numpy
+(gaqueens.reports.resampling), so that a sweep of one algorithm does not import scipy.stats.
 
 Runs that stop short enter as infinite work: the tests rank them as the worst; inside the
 bootstrap they stand as CENSORED, and a median ratio at least REACHED reads as infinite. A
@@ -19,12 +19,12 @@ from types import SimpleNamespace
 import numpy as np
 from scipy import stats
 
-from gaqueens.reports import draws
+from gaqueens.reports import bootstrap_middles
 from gaqueens.reports.resampling import CENSORED, REACHED
 
 ALPHA = 0.01  # the level at which a test is said to reject, after Holm's correction if many
 LEVEL = 0.95  # the level of the interval of a median ratio
-RESAMPLES = 9_999  # scipy.stats.bootstrap's default; the interval's ends move by about 1% between seeds
+RESAMPLES = 9_999  # scipy.stats.bootstrap's default
 BATCH = 1_000  # resamples drawn at once, as scipy.stats.bootstrap(batch=BATCH) draws them
 
 
@@ -58,14 +58,12 @@ def median_ratio(first, second, rng: np.random.Generator, level: float = LEVEL,
     ratio = float(_ratio(top, bottom))
     if np.isnan(ratio) or min(map(len, samples)) < 2:
         return _uncensored(ratio), np.nan, np.nan
-    # the bootstrap distribution as scipy.stats.bootstrap draws it (batches of BATCH, each
-    # sample's picks in turn, as rng.integers(0, n, (batch, n))), its medians read from the
-    # picks counted once for every pair of the same sizes (gaqueens.reports.draws); scipy then
-    # takes its percentiles
+    # the bootstrap distribution as scipy.stats.bootstrap draws it, its medians read from
+    # counted picks (gaqueens.reports.bootstrap_middles); scipy takes its percentiles
     distribution = []
     for start in range(0, resamples, BATCH):
         rows = min(BATCH, resamples - start)
-        top, bottom = (_middle(values, *draws.middle(rng, order, rows, len(order)))
+        top, bottom = (_middle(values, *bootstrap_middles.middle(rng, order, rows, len(order)))
                        for values, order in zip(ordered, orders))
         distribution.append(_ratio(top, bottom))
     done = SimpleNamespace(bootstrap_distribution=np.concatenate(distribution))

@@ -13,11 +13,8 @@ A frame is one generation as genoxide's example traces (format 1) record it:
                   diagonal}
 
 The frames kept: every ``every``-th generation, ``every`` doubling from 1 whenever MOST
-frames are kept (genoxide's rule), and the run's last generation: a frame per generation
-for runs of fewer than MOST generations (generation 0 counted), at most MOST frames for
-longer ones. The trace file and the page's player keep the same frames. The last frame is
-the run's own end: its placement and its evaluations are the run's result's, which
-``frames`` returns beside them.
+frames are kept (genoxide's rule), and the run's last generation, which is the run's own end.
+The trace file and the page's player keep the same frames.
 
 The trace file is genoxide's: one JSON object, its header keys (format 1, example: the
 problem's trace_example or name, "n_queens" for N-Queens; objective, x_label, y_label, log_y,

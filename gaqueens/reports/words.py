@@ -22,3 +22,13 @@ def title(name: str, problem: str, boards, seeds: tuple[int, int]) -> str:
     first, last = seeds
     return (f"{name}: {solved_by.title or solved_by.name}, {solved_by.sizes_label} {listed}; "
             f"seeds {first} to {last}")
+
+
+def recorded_title(settings: dict, name: str) -> str | None:
+    """``title`` from a manifest's settings (``name`` where they name none); None where they
+    give no sizes or seeds."""
+    boards, seeds = settings.get("boards"), settings.get("seeds") or {}
+    if not (boards and "first" in seeds and "last" in seeds):
+        return None
+    return title(settings.get("name") or name, settings.get("problem") or problems.DEFAULT,
+                 boards, (seeds["first"], seeds["last"]))

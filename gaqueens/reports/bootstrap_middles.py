@@ -1,28 +1,21 @@
-"""The bootstrap's picks, drawn once and counted, and the middle of each resample read from the
-counts: the numbers of sorting every resample, in a fraction of the time.
+"""The middle places of bootstrap resamples read from counted picks: the numbers of sorting
+every resample, without sorting them.
 
-Every group of runs of one size resamples from a generator seeded 0 (the summary's interval
-for each algorithm and board, each pair of the comparisons), so the picks
+Every group of runs of one size resamples from a generator seeded 0 (the summary's interval for
+each algorithm and board, each pair of the comparisons), so the picks
 ``rng.integers(0, n, (rows, size))`` are the same array for all of them. ``middle`` draws them
-once per generator state and keeps how often each of the n runs is picked in each row (COUNTS
-is the most it keeps); a generator found in a state already drawn from is set to where that
-draw left it, exactly as if it had drawn again.
+once per generator state and keeps how often each run is picked in each row (at most COUNTS
+bytes); a generator met again in a state already drawn from is set to where that draw left it,
+as if it had drawn again. The places found are kept too (``PLACES`` draws): the comparisons set
+every algorithm against the same first entry on each board.
 
 From the counts, the k-th smallest pick of a row is the run, in sorted order, at which the
-count of the row's picks so far first exceeds k. The middle of a resample lies close to the
-middle of the runs (its spread is about n / (2 sqrt(size)) places), so a sum over the runs
-below a band of BAND such spreads either side counts the picks there, and a cumulative sum
-over the band's columns finds the middle; the rare row whose middle falls outside the band is
-counted in full. The numbers are those of sorting each resample, in a fraction of its time:
-without the counts, the 100,000-run sweep's exports take several times as long, far past
-their goal (results/scale); the counts take a byte each.
-
-The places found are kept too, for the same draw of the same runs (``PLACES`` of them): the
-comparisons set every algorithm against the same first entry on each board, whose middles
-would otherwise be read from the same counts once a pair.
-
-Where counting costs more than sorting (picks far fewer than the runs, as the verdict's
-100-run resamples of 1,000 runs) or would hold too much memory, the picks are sorted.
+row's count so far first exceeds k. A resample's middle lies near the runs' middle (its spread
+is about n / (2 sqrt(size)) places), so only a band of BAND spreads either side is summed
+column by column; a row whose middle falls outside it is counted in full. Where counting costs
+more than sorting (picks far fewer than the runs) or would hold too much memory, the picks are
+sorted. Without the counts, the exports of the 100,000-run sweep (results/scale) miss their
+goal.
 """
 
 from __future__ import annotations
@@ -47,8 +40,7 @@ def middle(rng: np.random.Generator, order: np.ndarray, rows: int, size: int):
     n = len(order)
     ks = ((size - 1) // 2, size // 2)
     if 4 * size < n or rows * n > COUNTS or size >= 2**24:  # a byte a count
-        # int32 places: numpy sorts 32-bit integers with SIMD on AVX2 and AVX-512 alike, 16-bit
-        # ones only on AVX-512 (six times slower on an AVX2 machine)
+        # int32 places: numpy sorts them with SIMD on AVX2 too, 16-bit ones on AVX-512 only
         rank = np.empty(n, dtype=np.int32 if n < 2**31 else np.int64)
         rank[order] = np.arange(n)  # each run's place in sorted order
         picks = rank.take(rng.integers(0, n, (rows, size)))
@@ -82,10 +74,8 @@ def _counts(rng: np.random.Generator, key: tuple, n: int, rows: int, size: int) 
         return counts
     counts = np.empty((n, rows), dtype=np.uint8)
     for start in range(0, rows, CHUNK):
-        # drawn a chunk at a time: numpy draws each int64 pick from the generator in turn (the
-        # spare half of a 64-bit word waits in the bit generator, not in the call), so the
-        # chunks are the rows of one draw of them all (tests/test_draws.py), in a fraction of
-        # its memory
+        # a chunk at a time, the same picks as one draw of them all (numpy draws each int64
+        # pick in turn; tests/test_bootstrap_middles.py), in a fraction of its memory
         part = rng.integers(0, n, (min(CHUNK, rows - start), size))
         cells = part * len(part) + np.arange(len(part))[:, None]  # run, then row
         counted = np.bincount(cells.ravel(), minlength=n * len(part)).reshape(n, len(part))
@@ -113,7 +103,7 @@ def _from_counts(counts: np.ndarray, order: np.ndarray, size: int, ks) -> tuple:
     below = counts.take(np.sort(order[:low]), axis=0).sum(axis=0, dtype=np.int32)
     seen = counts.take(order[low:high], axis=0).astype(np.int32)
     seen[0] += below
-    for i in range(1, len(seen)):  # a running sum down the band, faster than np.cumsum(axis=0)
+    for i in range(1, len(seen)):  # a running sum down the band
         np.add(seen[i], seen[i - 1], out=seen[i])
     places = []
     for k in ks:
