@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import textwrap
 from pathlib import Path
 
 import pandas as pd
@@ -241,11 +242,20 @@ SECTIONS = {"table": table, "fidelity": fidelity, "ablation": ablation,
 SITE_ORDER = (*SECTIONS, "bench", "scale")  # the folders as the README shows them
 
 
+def wrapped(section: str) -> str:
+    """A section's prose lines wrapped at the README's 100 characters; table rows stay whole."""
+    return "\n".join(line if line.startswith("|") else
+                     "\n".join(textwrap.wrap(line, 100, break_long_words=False,
+                                              break_on_hyphens=False)) or line
+                     for line in section.split("\n"))
+
+
 def render(text: str, results: Path) -> str:
     """README text with every generated section rebuilt from ``results``."""
     def section(match):
         name = match[1]
-        return f"<!-- generated: {name} -->\n{SECTIONS[name](results)}\n<!-- end: {name} -->"
+        return (f"<!-- generated: {name} -->\n{wrapped(SECTIONS[name](results))}\n"
+                f"<!-- end: {name} -->")
 
     pattern = r"<!-- generated: ([\w-]+) -->\n.*?<!-- end: \1 -->"
     return re.sub(pattern, section, text, flags=re.DOTALL)

@@ -37,6 +37,8 @@ def test_the_problems_words_have_defaults_and_nqueens_its_own():
     assert (nqueens.size_label, nqueens.sizes_label, nqueens.genome_label, nqueens.picture) == (
         "board", "boards", "placement", "queens")
     assert nqueens.size_text(1024) == "1,024 x 1,024" and nqueens.trace_example == "n_queens"
+    assert "genome" in mine.picture_note() and "repeated gaps" in mine.picture_note()
+    assert not NQUEENS_WORDS.search(mine.picture_note()) and "queen" in nqueens.picture_note()
     genomes = [[0, 1, 2, 3], [1, 3, 0, 2], [3, 2, 1, 0]]
     for solved_by in (mine, nqueens):  # all at once, as one at a time
         measure = solved_by.measures[0]
@@ -87,7 +89,8 @@ def test_the_page_reads_as_the_problem(swept):
     data = embedded(text)
     assert data["words"] == {"title": plugged.TITLE, "size": "size", "sizes": "sizes",
                              "genome": "genome", "conflicts": "repeated gaps",
-                             "picture": "genome"}
+                             "picture": "genome", "note": "Each bar is an entry of the genome, from the first "
+                             "on the left, as high as its value; its conflicts are its repeated gaps."}
     assert data["notes"] == []  # every replay ends where its stored run did
     assert "its conflicts are its repeated gaps" in words
 

@@ -30,7 +30,8 @@ A problem is an instance of Problem (or a subclass, made once) with:
 and its words, so that every table, plot, page and trace reads as itself: ``size_label`` and
 ``sizes_label`` ("board", "boards"), ``genome_label`` ("placement"), ``size_text(size)`` ("8
 x 8"), ``picture`` (how the page's player draws a genome: "genome", a bar per entry, or
-"queens", with a line between attacking pairs) and ``trace_example`` (its name in traces).
+"queens", with a line between attacking pairs), ``picture_note()`` (the sentence under that
+drawing) and ``trace_example`` (its name in traces).
 
 An algorithm may look for more, for its own use: the GA's faster ways for its published family
 (``ga_swaps``, ``ga_compiled``: gaqueens.ga.generation). A plug-in that lacks something or
@@ -100,6 +101,11 @@ class Problem:
     genome_label = "genome"
     picture = "genome"  # or "queens"
     trace_example = ""
+
+    def picture_note(self) -> str:
+        """The sentence the page's player shows under its drawing of a genome."""
+        return (f"Each bar is an entry of the {self.genome_label}, from the first on the left, "
+                f"as high as its value; its conflicts are its {self.conflicts_label}.")
 
     def evaluate(self, size: int, genomes: np.ndarray, measure: str) -> np.ndarray:
         raise NotImplementedError

@@ -108,13 +108,6 @@ def files_section(folder: page_data.Folder) -> str:
     return f"<section id=\"files\"><h2>Files</h2><ul class=\"files\">{links}</ul>{left}</section>"
 
 
-PICTURE_NOTES = {  # what the player's drawing shows, by the problem's picture
-    "queens": "Queens in red attack another queen; a line joins each attacking pair.",
-    "genome": "Each bar is an entry of the {genome}, from the first on the left, as high as "
-              "its value; its conflicts are its {conflicts}.",
-}
-
-
 def player_section(data: dict, standalone: bool = False) -> str:
     """The player's markup and its embedded runs (page.js draws them)."""
     said = data["words"]
@@ -162,7 +155,7 @@ so far and the median fitness of that generation's population. {e(embedded)}</p>
 the population at each frame's generation (nothing drawn between frames). Evaluations on a
 log axis, fitness on a log(1 + fitness) axis; the red mark is the frame shown.</p>
 <p id="run-note" class="note"></p>
-<p class="note">{e(PICTURE_NOTES.get(said['picture'], PICTURE_NOTES['genome']).format(**said))}</p>
+<p class="note">{e(said['note'])}</p>
 <div id="run-settings"></div>
 </div></div></div>
 <script id="player-data" type="application/json">{payload}</script>

@@ -75,7 +75,8 @@ def words(problem: str = problems.DEFAULT) -> dict:
     solved_by = problems.get(problem)
     return {"title": solved_by.title or solved_by.name, "size": solved_by.size_label,
             "sizes": solved_by.sizes_label, "genome": solved_by.genome_label,
-            "conflicts": solved_by.conflicts_label, "picture": solved_by.picture}
+            "conflicts": solved_by.conflicts_label, "picture": solved_by.picture,
+            "note": solved_by.picture_note()}
 
 
 def replayed(settings, row) -> dict:

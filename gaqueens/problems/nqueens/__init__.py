@@ -36,6 +36,9 @@ class NQueens(Problem):
     picture = "queens"
     trace_example = "n_queens"  # genoxide's
 
+    def picture_note(self) -> str:
+        return "Queens in red attack another queen; a line joins each attacking pair."
+
     def evaluate(self, size: int, genomes: np.ndarray, measure: str) -> np.ndarray:
         return Conflicts(size, measure)(np.asarray(genomes))
 
