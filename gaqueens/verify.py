@@ -55,7 +55,7 @@ from gaqueens.reports import checked, tables
 from gaqueens.reports.readback import compare, read_runs
 from gaqueens.reports.folded import first_frame
 from gaqueens.reports.outputs import in_entry_order as ordered  # the export's own order
-from gaqueens.runtime.workers import Workers
+from gaqueens.runtime.executors import Workers
 from gaqueens.runtime.store import FILE, Store, Unreadable
 
 LISTED = 40  # problems printed; the count says how many more

@@ -150,7 +150,7 @@ import os, signal, sys
 from gaqueens.experiment import load
 from gaqueens.runtime import executors
 from gaqueens.runtime.batches import batches
-from gaqueens.runtime.workers import Workers
+from gaqueens.runtime.executors import Workers
 
 def stop(signum, frame):
     raise KeyboardInterrupt
@@ -239,7 +239,7 @@ def test_workers_started_beside_another_thread_are_spawned_and_give_the_same_res
         running = executors.local_pool(work, 2, later=1)  # a thread there before: none held
         pooled, kinds = {}, []
         for batch, results in running:
-            kinds = kinds or [type(p).__name__ for p, _ in running.pool.workers.values()]
+            kinds = kinds or [type(p).__name__ for p, *_ in running.pool.workers.values()]
             pooled[batch.seeds[0]] = [r for _, r in results]
         running.close()
     finally:
@@ -270,7 +270,7 @@ def test_a_worker_held_back_starts_forked_once_the_other_thread_ends(tmp_path):
     try:
         for batch, results in running:
             counts.append(len(running.pool.workers))
-            kinds |= {type(process).__name__ for process, _ in running.pool.workers.values()}
+            kinds |= {type(process).__name__ for process, *_ in running.pool.workers.values()}
             pooled[batch.seeds[0]] = [(r.conflicts, r.work) for _, r in results]
             if len(counts) == 1:
                 stop.set()

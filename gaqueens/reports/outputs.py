@@ -25,7 +25,7 @@ import numpy as np
 from gaqueens.runtime import claims as checks
 from gaqueens.runtime import manifest
 from gaqueens.runtime.store import other_code
-from gaqueens.runtime.workers import Workers
+from gaqueens.runtime.executors import Workers
 from gaqueens import problems
 from gaqueens.reports import resampling, staged, words
 from gaqueens.core.files import write_csv, write_text
