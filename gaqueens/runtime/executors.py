@@ -47,7 +47,7 @@ from multiprocessing.connection import wait
 from typing import Iterable, Iterator
 
 from gaqueens.core.errors import Fault
-from gaqueens.runtime import allocator, signals
+from gaqueens.runtime import signals
 from gaqueens.runtime.batches import Batch
 from gaqueens.runtime.execution import ending
 
@@ -128,7 +128,6 @@ def _serve(connection, inherited, tasks, tidy: bool) -> None:
     copies of this process's ends of the other pipes (``inherited``), so that it sees the end of
     its own pipe when this process dies, and leaves."""
     signals.worker(tidy)
-    allocator.keep_freed()  # its arrays' pages faulted in once, not every generation
     for other in inherited:
         other.close()
     while True:
@@ -190,7 +189,6 @@ class _Pool:
         process = context.Process(target=_serve, daemon=True, args=(
             theirs, inherited, self.tasks if forking else None, self.tidy))
         if forking:  # the children's collector leaves this process's objects, and pages, shared
-            allocator.before_fork()
             gc.freeze()
         try:
             with signals.starting():
