@@ -12,7 +12,7 @@ earlier ones (gaqueens.reports.staged): stopped at any point, it leaves the earl
 their manifest as they were, or the new ones whole.
 
 Placements of boards above COMPACT_ABOVE queens make runs.csv too large to keep in a
-repository (about 50 MB for the scaling sweep), so such a sweep also writes runs-compact.csv:
+repository, so such a sweep also writes runs-compact.csv:
 every column of runs.csv but the placements, from which summary.csv can be derived again."""
 
 from __future__ import annotations

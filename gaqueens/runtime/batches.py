@@ -20,8 +20,7 @@ from gaqueens.runtime.execution import compiles_runs, execute_batch, need, runs_
 
 BATCH = 25  # runs sent to a worker at once, one after another: at most this many are lost with it
 TOGETHER = 50  # the same for runs advanced together (the GA's engine: numpy), which cost
-# less the more seeds share the arrays: the published table's runs take about 20% less CPU in
-# batches of 50 seeds than of 25 (ga.run_many on boards 8 to 128, seeds 1 to 100)
+# less the more seeds share the arrays
 COMPILED_FROM, COMPILED_RUNS = 32, 1000  # see the module's docstring
 
 
