@@ -1,30 +1,22 @@
 """Where work runs: this process, or worker processes of its own (a Dask cluster:
-gaqueens.runtime.cluster). One pool of processes serves two callers:
+gaqueens.runtime.cluster). One pool of processes serves ``local_pool``, the sweep's batches
+given back with their results as each finishes (a run's result depends only on its settings and
+seed, so where it runs changes nothing but the time), and ``Workers``, tasks handed out now
+whose results this process collects later, in order, while it goes on (the exports, verify).
 
-- ``local_pool``: the sweep's batches (gaqueens.runtime.batches.Batch), each given back with its
-  results as it finishes, in any order. A run's result depends only on its settings and seed, so
-  where it runs changes nothing but the time.
-- ``Workers``: tasks handed out now, whose results this process collects later, in order, so
-  that it goes on meanwhile (the exports' resampling beside the tables and plots, the stored
-  runs' checks of verify); ``starmap`` waits for them at once.
+Each worker has a pipe of its own: down it the tasks' indices, up it each result, or the
+exception a task raised (raised here where its results are asked for, as soon as it comes).
+Workers are forked while this process runs a single thread (forking copies one thread and
+whatever locks the others held): a forked worker has the tasks by the fork, not by pickling,
+and holds the next one, so that it never waits while this process stores or draws. Otherwise
+they are spawned and sent each task itself, one at a time (two large messages crossing in one
+pipe would wait on each other).
 
-Each worker has a pipe of its own, down which this process sends the tasks' indices, and up
-which the worker sends each result, or the exception a task raised (raised here where its
-results are asked for, as soon as it comes). Processes are forked while this process runs a
-single thread (forking copies one thread and whatever locks the others held): a forked worker
-has the tasks, and whatever this process holds, by the fork rather than by pickling, and holds
-the next task, sent ahead, so that it never waits while this process stores or draws. Otherwise,
-and on systems without fork, they are spawned and sent each task itself, one at a time (two
-large messages crossing in one pipe would wait on each other).
-
-When a worker dies (killed, out of memory), it loses only the tasks it held: a new process takes
-its place and they are sent again, so the work ends with the results it would have had. A task
-whose worker dies LOST_LIMIT times raises WorkerLost naming it; a batch that runs out of memory
-raises OutOfMemory. tests/test_faults.py kills real workers.
-
-``local_pool`` may hold some of its workers back until the threads this process started after
-the pool have ended: the sweep imports the reports' modules in a thread while the first workers
-compute, on the core the held-back worker would take; the imports done, it is forked.
+A worker that dies (killed, out of memory) loses only the tasks it held: a new one takes its
+place and they are sent again; a task whose worker dies LOST_LIMIT times raises WorkerLost, and
+a batch out of memory OutOfMemory (tests/test_faults.py kills real workers). ``local_pool`` may
+hold a worker back until the threads started after the pool have ended: the sweep imports the
+reports' modules in a thread meanwhile, on the core that worker would take.
 
 Ctrl-C is this process's to handle; SIGTERM, which it sends its workers as they end, ends a
 sweep's worker at once, and a ``Workers`` one by SystemExit where it is, so that a task writing
@@ -102,12 +94,6 @@ def in_process(batches: Iterable[Batch]) -> Iterator:
             raise out_of_memory(batch, "in this process") from None
 
 
-def forks() -> bool:
-    """Whether processes started now are forked: on Linux, while this process runs a single
-    thread."""
-    return sys.platform == "linux" and threading.active_count() == 1
-
-
 def end(processes) -> None:
     """Ends ``processes`` and joins them: SIGTERM, then SIGKILL for any still running
     STOP_SECONDS later (one busy in a long call that Python cannot interrupt)."""
@@ -182,7 +168,7 @@ class _Pool:
             self._start()
 
     def _start(self) -> None:
-        forking = forks()
+        forking = sys.platform == "linux" and threading.active_count() == 1
         context = multiprocessing.get_context("fork" if forking else "spawn")
         ours, theirs = context.Pipe()
         inherited = [*self.workers, ours] if forking else []
@@ -248,10 +234,7 @@ class _Pool:
         """A worker died: the task it ran counts a loss, its tasks go back at the head of the
         queue, and a new worker takes its place while there is work left."""
         process, held, _ = self.workers.pop(ours)
-        process.join(STOP_SECONDS)
-        if process.is_alive():  # its pipe broke, yet it lives: end it
-            process.kill()
-            process.join()
+        end([process])  # where its pipe broke, yet it lives
         ours.close()
         if held:
             running = held[0]
