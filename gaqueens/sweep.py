@@ -43,7 +43,7 @@ from gaqueens import cli
 from gaqueens.cli import Parser
 from gaqueens.core.errors import BadInput, Ended
 from gaqueens.experiment import Experiment, load, parse_seeds
-from gaqueens.reports import outputs
+from gaqueens.reports import outputs, staged
 from gaqueens.runtime import budget, cluster, executors
 from gaqueens.runtime.batches import memory_problem
 from gaqueens.runtime.claims import Invalid
@@ -147,7 +147,7 @@ def _sweep(experiment: Experiment, plan: Plan) -> str:
         imported[-1].start()
 
     with Store(experiment.output, write=True) as store:
-        outputs.settle(experiment.output)  # outputs a sweep stopped moving in
+        staged.settle(experiment.output, outputs.EXPORTS)  # a stopped sweep's outputs
         sweep = compute(store, experiment, plan, starting,
                         stale=lambda: outputs.remove(experiment.output))
         if plan.client is not None:  # done with: the exports then fork, its threads gone

@@ -21,7 +21,7 @@ from gaqueens.runtime import executors
 from gaqueens.runtime import lock
 from gaqueens.experiment import load
 from gaqueens.runtime.store import Busy, Store
-from gaqueens.runtime.batches import batches
+from gaqueens.runtime.batches import batches, in_process
 from gaqueens.sweep import main
 from sweeps import (LONG, QUIET, alive, cpu_seconds, experiment_file, rows, start_sweep,
                     stored, stored_count, wait_for_runs, wait_for_workers, workers_of)
@@ -246,7 +246,7 @@ def test_workers_started_beside_another_thread_are_spawned_and_give_the_same_res
         stop.set()
         beside.join()
     assert kinds == ["SpawnProcess"] * 2
-    alone = {batch.seeds[0]: [r for _, r in results] for batch, results in executors.in_process(work)}
+    alone = {batch.seeds[0]: [r for _, r in results] for batch, results in in_process(work)}
     assert pooled.keys() == alone.keys()
     for key in alone:
         assert [(r.conflicts, r.work) for r in pooled[key]] == \
@@ -281,7 +281,7 @@ def test_a_worker_held_back_starts_forked_once_the_other_thread_ends(tmp_path):
         beside.join()
     assert counts[0] == 1 and counts[-1] == 2 and len(kinds) == 1  # forked, or spawned, alike
     alone = {batch.seeds[0]: [(r.conflicts, r.work) for _, r in results]
-             for batch, results in executors.in_process(work)}
+             for batch, results in in_process(work)}
     assert pooled == alone
 
 

@@ -1,26 +1,21 @@
-"""Where work runs: this process, or worker processes of its own (a Dask cluster:
-gaqueens.runtime.cluster). One pool of processes serves ``local_pool``, the sweep's batches
-given back with their results as each finishes (a run's result depends only on its settings and
-seed, so where it runs changes nothing but the time), and ``Workers``, tasks handed out now
-whose results this process collects later, in order, while it goes on (the exports, verify).
+"""Where work runs: this process, or worker processes (a Dask cluster: runtime.cluster). One
+pool serves ``local_pool`` (the sweep's batches, each given back with its results as it ends)
+and ``Workers`` (tasks handed out now, their results collected later, in order, while this
+process goes on: the exports, verify).
 
 Each worker has a pipe of its own: down it the tasks' indices, up it each result, or the
 exception a task raised (raised here where its results are asked for, as soon as it comes).
-Workers are forked while this process runs a single thread (forking copies one thread and
-whatever locks the others held): a forked worker has the tasks by the fork, not by pickling,
-and holds the next one, so that it never waits while this process stores or draws. Otherwise
-they are spawned and sent each task itself, one at a time (two large messages crossing in one
-pipe would wait on each other).
+Workers are forked while this process runs a single thread (a fork copies one thread and the
+locks the others held): they have the tasks by the fork, and each holds the next task, so that
+it never waits while this process stores or draws. Otherwise they are spawned and sent each
+task itself, one at a time (two large messages crossing in one pipe would wait on each other).
+A worker that dies loses only the tasks it held: a new one takes its place and they are sent
+again; a task whose worker dies LOST_LIMIT times raises WorkerLost (tests/test_faults.py).
+``local_pool`` may hold a worker back until the threads started after it have ended: the sweep
+imports the reports' modules in a thread meanwhile, on the core that worker would take.
 
-A worker that dies (killed, out of memory) loses only the tasks it held: a new one takes its
-place and they are sent again; a task whose worker dies LOST_LIMIT times raises WorkerLost, and
-a batch out of memory OutOfMemory (tests/test_faults.py kills real workers). ``local_pool`` may
-hold a worker back until the threads started after the pool have ended: the sweep imports the
-reports' modules in a thread meanwhile, on the core that worker would take.
-
-Ctrl-C is this process's to handle; SIGTERM, which it sends its workers as they end, ends a
-sweep's worker at once, and a ``Workers`` one by SystemExit where it is, so that a task writing
-a file removes its partial file first (runtime/signals.py).
+Ctrl-C is this process's to handle; SIGTERM ends a sweep's worker at once, a ``Workers`` one by
+SystemExit, so that a task writing a file removes its partial file first (runtime/signals.py).
 """
 
 from __future__ import annotations
@@ -28,7 +23,6 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
-import pickle
 import signal
 import sys
 import threading
@@ -36,12 +30,11 @@ import time
 import traceback
 from collections import Counter, deque
 from multiprocessing.connection import wait
-from typing import Iterable, Iterator
+from typing import Iterator
 
 from gaqueens.core.errors import Fault
 from gaqueens.runtime import signals
-from gaqueens.runtime.batches import Batch
-from gaqueens.runtime.execution import ending
+from gaqueens.runtime.batches import Batch, out_of_memory, run_batch
 
 LOST_LIMIT = 3  # deaths of the same task's worker before the work gives up
 PER_CORE = 4  # worker processes a core, at most
@@ -57,49 +50,23 @@ class WorkerFailed(Fault):
     """A run raised an exception in a worker process: a bug; ``details`` is its traceback."""
 
 
-class OutOfMemory(Fault):
-    """A batch ran out of memory (MemoryError) where it ran: the message names its runs."""
-
-
-def out_of_memory(batch: Batch, where: str) -> OutOfMemory:
-    return OutOfMemory(f"{batch} ran out of memory (MemoryError) {where}: run "
-                       "smaller boards, or give the workers more memory")
-
-
 def processes(asked: int, tasks: int, units: str = "runs") -> tuple[int, str | None]:
-    """The worker processes to start for ``tasks`` (runs, or a command's tasks: ``units`` says
-    which) when ``asked`` for: at most one a task and PER_CORE a core; and the line saying
-    so when that is fewer than asked (None otherwise)."""
+    """The worker processes to start for ``tasks`` (``units``) when ``asked`` for: at most one a
+    task and PER_CORE a core; and the line saying so when that is fewer than asked, or None."""
     cores = os.cpu_count() or 1
     most = max(1, min(tasks, PER_CORE * cores))
     if asked <= most:
         return asked, None
     why = (f"{PER_CORE} for each of this machine's {cores} cores (more would only share them)"
            if PER_CORE * cores < tasks else f"one for each of the {tasks} {units}")
-    counted = f"{most} worker process{'es' if most > 1 else ''}"
-    return most, f"{asked} is more than the work can use: {counted}, {why}"
-
-
-def run_batch(batch: Batch):
-    """A batch and its results, computed here (a plug-in's SystemExit a fault: execution.ending)."""
-    with ending(f"the runs of {batch}"):
-        return batch, batch.run()
-
-
-def in_process(batches: Iterable[Batch]) -> Iterator:
-    for batch in batches:
-        try:
-            yield run_batch(batch)
-        except MemoryError:
-            raise out_of_memory(batch, "in this process") from None
+    return most, (f"{asked} is more than the work can use: {most} worker "
+                  f"process{'es' if most > 1 else ''}, {why}")
 
 
 def end(processes) -> None:
-    """Ends ``processes`` and joins them: SIGTERM, then SIGKILL for any still running
-    STOP_SECONDS later (one busy in a long call that Python cannot interrupt)."""
+    """Ends ``processes``: SIGTERM, then SIGKILL for any still running STOP_SECONDS later."""
     for process in processes:
-        if process.is_alive():
-            process.terminate()
+        process.terminate()  # nothing where it has ended and been joined
     deadline = time.monotonic() + STOP_SECONDS
     for process in processes:
         process.join(max(0.0, deadline - time.monotonic()))
@@ -109,10 +76,8 @@ def end(processes) -> None:
 
 
 def _serve(connection, inherited, tasks, tidy: bool) -> None:
-    """A worker: runs the tasks whose indices come down ``connection`` (with the task itself,
-    where it was spawned without ``tasks``) until it closes. A forked worker first closes its
-    copies of this process's ends of the other pipes (``inherited``), so that it sees the end of
-    its own pipe when this process dies, and leaves."""
+    """A worker: runs the tasks that come down ``connection`` until it closes; forked, it first
+    closes its copies of the other pipes' ends, so that it sees its own close when we die."""
     signals.worker(tidy)
     for other in inherited:
         other.close()
@@ -127,34 +92,25 @@ def _serve(connection, inherited, tasks, tidy: bool) -> None:
         except MemoryError:
             reply = (index, OUT_OF_MEMORY, None)  # no room, perhaps, for a traceback
         except Exception as error:
-            reply = (index, traceback.format_exc(), _sendable(error))
+            reply = (index, traceback.format_exc(), error)
         try:
             connection.send(reply)
         except OSError:
             return
-
-
-def _sendable(error: Exception) -> Exception:
-    """The exception itself where it pickles, else a RuntimeError with its text."""
-    try:
-        pickle.dumps(error)
-        return error
-    except Exception:
-        return RuntimeError("".join(traceback.format_exception(error)))
+        except Exception:  # what it would send does not pickle: its text does
+            text = reply[1] or traceback.format_exc()
+            connection.send((index, text, RuntimeError(text)))
 
 
 def _how(exitcode) -> str:
-    if exitcode is not None and exitcode < 0:
-        try:
-            return f"killed by {signal.Signals(-exitcode).name}"
-        except ValueError:
-            return f"killed by signal {-exitcode}"
-    return f"exit status {exitcode}"
+    if exitcode is None or exitcode >= 0:
+        return f"exit status {exitcode}"
+    known = -exitcode in set(signal.Signals)
+    return f"killed by {signal.Signals(-exitcode).name if known else f'signal {-exitcode}'}"
 
 
 class _Pool:
-    """Worker processes for ``tasks`` ((function, args) each), each with a pipe of its own, that
-    know which tasks each holds; ``name(index)`` says a task in an error."""
+    """Worker processes for ``tasks`` ((function, args) each); ``name(index)`` names a task."""
 
     LOOK = 0.05  # seconds between looks for the other threads' end, while workers are held back
 
@@ -174,8 +130,7 @@ class _Pool:
         inherited = [*self.workers, ours] if forking else []
         process = context.Process(target=_serve, daemon=True, args=(
             theirs, inherited, self.tasks if forking else None, self.tidy))
-        if forking:  # the children's collector leaves this process's objects, and pages, shared
-            gc.freeze()
+        gc.freeze()  # a forked child's collector leaves this process's objects, and pages, shared
         try:
             with signals.starting():
                 process.start()
@@ -185,8 +140,8 @@ class _Pool:
         self.workers[ours] = (process, deque(), forking)
 
     def results(self) -> Iterator[tuple]:
-        """(index, failure, value) for each task as it finishes: failure None and its result,
-        OUT_OF_MEMORY, or the traceback and the exception it raised."""
+        """(index, failure, value) as each task ends: None and its result, OUT_OF_MEMORY, or the
+        traceback and the exception it raised."""
         todo = deque(range(len(self.tasks)))
         lost = Counter()
         try:
@@ -215,8 +170,7 @@ class _Pool:
             self.stop()
 
     def _hand_out(self, todo) -> None:
-        """Fills every worker's hands, a task to each in turn, so that the first (largest)
-        tasks go to different workers rather than two to the first."""
+        """A task to each worker in turn, up to ``ahead``: the first (largest) to different ones."""
         for depth in range(1, self.ahead + 1):
             if not todo:
                 return
@@ -231,8 +185,7 @@ class _Pool:
                     held.append(index)
 
     def _replace(self, ours, todo, lost) -> None:
-        """A worker died: the task it ran counts a loss, its tasks go back at the head of the
-        queue, and a new worker takes its place while there is work left."""
+        """A worker died: its task counts a loss, its tasks go back first, a new worker starts."""
         process, held, _ = self.workers.pop(ours)
         end([process])  # where its pipe broke, yet it lives
         ours.close()
@@ -247,68 +200,58 @@ class _Pool:
             self._start()
 
     def stop(self) -> None:
-        """Ends every worker: SIGTERM, then SIGKILL after STOP_SECONDS (``end``)."""
+        """Ends every worker (``end``)."""
         end([process for process, _, _ in self.workers.values()])
         for ours in self.workers:
             ours.close()
         self.workers.clear()
 
 
-def _batches(pool: _Pool) -> Iterator:
-    for index, failure, value in pool.results():
-        batch = pool.tasks[index][1][0]
-        if failure == OUT_OF_MEMORY:
-            raise out_of_memory(batch, "in its worker process")
-        if isinstance(value, Fault):  # named where it happened: raised as itself
-            value.details = failure
-            raise value
-        if failure:
-            raise WorkerFailed(f"a run failed in its worker process: {batch} raised "
-                               f"{failure.strip().splitlines()[-1]}", failure)
-        yield value
-
-
 class _Running:
-    """The results of a pool, iterated once; ``close`` ends its workers, started or not."""
+    """The batches of a pool with their results, iterated once; ``close`` ends its workers."""
 
     def __init__(self, pool: _Pool):
         self.pool = pool
-        self.results = _batches(pool)
 
-    def __iter__(self):
-        return self.results
+    def __iter__(self) -> Iterator:
+        for index, failure, value in self.pool.results():
+            batch = self.pool.tasks[index][1][0]
+            if failure == OUT_OF_MEMORY:
+                raise out_of_memory(batch, "in its worker process")
+            if isinstance(value, Fault):  # named where it happened: raised as itself
+                value.details = failure
+                raise value
+            if failure:
+                raise WorkerFailed(f"a run failed in its worker process: {batch} raised "
+                                   f"{failure.strip().splitlines()[-1]}", failure)
+            yield value
 
     def close(self) -> None:
-        self.results.close()
         self.pool.stop()
 
 
 def local_pool(batches: list[Batch], workers: int, later: int = 0):
-    """``workers`` processes for ``batches``, started now (before the sweep starts any thread,
-    so forked on Linux), but for ``later`` of them (at most all but one), started once the
-    threads started after the pool have ended (the module's docstring); iterating gives each
-    batch with its results as they come, and ``close()`` ends the workers."""
+    """``workers`` processes for ``batches``, started now (before the sweep starts a thread), but
+    ``later`` of them (at most all but one), started once the threads started since have ended;
+    iterating gives each batch with its results as they come; ``close()`` ends the workers."""
     tasks = [(run_batch, (batch,)) for batch in batches]
     return _Running(_Pool(tasks, workers, lambda index: str(batches[index]), later))
 
 
 def starmap(function, tasks: list[tuple], workers: int) -> list:
-    """``function(*task)`` for each of ``tasks``, in order, on ``workers`` processes, or here
-    when ``workers`` is 1: for the checks that run many seeds outside a sweep (fidelity,
-    agreement), which store nothing."""
+    """``function(*task)`` for each of ``tasks``, in order, on ``workers`` processes (here for
+    1): the checks that run many seeds outside a sweep (fidelity, agreement)."""
     with Workers(workers, ahead=2) as pool:  # a slow task holds back few queued behind it
         return pool.later(function, tasks)()
 
 
 class Workers:
-    """``workers`` processes sharing out the tasks of ``later`` (the module's docstring),
-    each holding ``ahead`` tasks at most (all, by default: this process may be busy elsewhere
-    meanwhile); fewer than two: the tasks run here, when their results are asked for. Used as a
-    context manager, which ends the processes; results are asked for before it ends."""
+    """``workers`` processes sharing out the tasks of ``later``, each holding ``ahead`` at most
+    (all by default: this process may be busy meanwhile); fewer than two: the tasks run here,
+    when their results are asked for. A context manager, which ends the processes."""
 
     def __init__(self, workers: int, ahead: int | None = None):
-        self.workers = workers if workers > 1 else 0
-        self.ahead = ahead
+        self.workers, self.ahead = (workers if workers > 1 else 0), ahead
         self.jobs: list[tuple] = []  # (function, tasks), as handed out
         self.results: list[dict] = []  # per job: task index -> result
         self.failed: dict[int, BaseException] = {}  # per job: the first of its tasks' exceptions
@@ -317,8 +260,7 @@ class Workers:
 
     def later(self, function, tasks):
         """Hands out ``function(*task)`` for each of ``tasks`` (before ``start``); returns a
-        function that starts the processes if not yet started, waits for these tasks and gives
-        their results, in order."""
+        function that starts the workers if need be and gives their results, in order."""
         if self.started:
             raise RuntimeError("tasks are handed out before the workers start")
         job = len(self.jobs)
@@ -354,10 +296,9 @@ class Workers:
         while job not in self.failed and len(got) < len(tasks):
             index, failure, value = next(self.running)
             done, at = self.owners[index]
-            if failure == OUT_OF_MEMORY:
-                self.failed.setdefault(done, MemoryError(f"{self._name(index)} ran out of memory"))
-            elif failure:
-                self.failed.setdefault(done, value)
+            if failure:
+                self.failed.setdefault(done, value or MemoryError(f"{self._name(index)} ran "
+                                                                  "out of memory"))
             else:
                 self.results[done][at] = value
         if job in self.failed:
@@ -371,8 +312,6 @@ class Workers:
 
     def __exit__(self, *exc) -> None:
         if self.running is not None:
-            self.running.close()
-        if self.pool is not None:
-            self.pool.stop()
+            self.running.close()  # the pool's workers end
         self.ended = True  # and what the tasks and their results held let go
         self.jobs, self.results, self.pool, self.running = [], [], None, None

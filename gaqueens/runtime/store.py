@@ -295,9 +295,8 @@ def other_code(made_by: dict[str, dict[str, int]], codes: dict[str, str]) -> dic
 
 
 def pack(trace: np.ndarray) -> bytes:
-    """A trace (rows of TRACE_COLUMNS), its float64 bytes in zlib's format by ISA-L's zlib (isal)
-    at level 1: packed by the workers and read back by the exports faster than by zlib itself,
-    which the exports of results/scale's sweep need to keep within their goal."""
+    """A trace (rows of TRACE_COLUMNS) as zlib's format by ISA-L (isal) at level 1: packed and
+    read faster than by zlib, which the exports of results/scale need to keep their goal."""
     return isal_zlib.compress(np.ascontiguousarray(trace, dtype="<f8").tobytes(), 1)
 
 
