@@ -132,23 +132,19 @@ def verify_folder(folder) -> tuple[list[str], str]:
 def _with_store(folder: Path, experiment, problems: list[str], record) -> str:
     try:
         with Store(folder) as store:
-            return _stored(folder, store, experiment, problems, record)
+            integrity = [line for line, in store.db.execute("PRAGMA integrity_check")]
+            if integrity != ["ok"]:
+                problems += [f"{FILE}: {line}" for line in integrity]
+                return "nothing more: the store is damaged"
+            count = store.db.execute("SELECT count(*) FROM runs").fetchone()[0]
+            with Workers(2 if count >= tables.PARALLEL_FROM else 1) as workers:
+                return _checked(folder, store, experiment, problems, store.settings(), count,
+                                workers, record)
     except Unreadable as error:
         problems.append(str(error))
     except sqlite3.DatabaseError as error:
         problems.append(f"{FILE}: damaged ({error})")
     return "nothing more: the store cannot be read"
-
-
-def _stored(folder: Path, store: Store, experiment, problems: list[str], record) -> str:
-    integrity = [line for line, in store.db.execute("PRAGMA integrity_check")]
-    if integrity != ["ok"]:
-        problems += [f"{FILE}: {line}" for line in integrity]
-        return "nothing more: the store is damaged"
-    settings = store.settings()
-    count = store.db.execute("SELECT count(*) FROM runs").fetchone()[0]
-    with Workers(2 if count >= tables.PARALLEL_FROM else 1) as workers:
-        return _checked(folder, store, experiment, problems, settings, count, workers, record)
 
 
 def _checked(folder: Path, store: Store, experiment, problems: list[str], settings: dict,
