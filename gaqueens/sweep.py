@@ -43,7 +43,7 @@ from gaqueens import cli
 from gaqueens.cli import Parser
 from gaqueens.core.errors import BadInput, Ended
 from gaqueens.experiment import Experiment, load, parse_seeds
-from gaqueens.reports import outputs
+from gaqueens.reports import outputs, staged
 from gaqueens.runtime import budget, cluster, executors
 from gaqueens.runtime.batches import memory_problem
 from gaqueens.runtime.claims import Invalid
@@ -133,10 +133,21 @@ def _sweep(experiment: Experiment, plan: Plan) -> str:
     imported = []
 
     def starting(elsewhere: bool) -> None:
-        imported.append(_import_later(*outputs.HEAVY) if elsewhere else _import_now(*outputs.HEAVY))
+        """Imports the reports' modules: in a thread (``elsewhere``) while the runs compute in
+        other processes, forked before it, the pool holding one worker back until it ends so
+        that the imports take its core (gaqueens.runtime.executors); else now, as a thread
+        importing beside runs computed here would share the interpreter's lock with them."""
+        def imports():
+            for module in outputs.HEAVY:
+                importlib.import_module(module)
+
+        if not elsewhere:
+            return imports()
+        imported.append(threading.Thread(target=imports, daemon=True))
+        imported[-1].start()
 
     with Store(experiment.output, write=True) as store:
-        outputs.settle(experiment.output)  # outputs a sweep stopped moving in
+        staged.settle(experiment.output, outputs.EXPORTS)  # a stopped sweep's outputs
         sweep = compute(store, experiment, plan, starting,
                         stale=lambda: outputs.remove(experiment.output))
         if plan.client is not None:  # done with: the exports then fork, its threads gone
@@ -153,33 +164,6 @@ def _sweep(experiment: Experiment, plan: Plan) -> str:
                           "problem") from None
         (experiment.output / cli.LOG).unlink(missing_ok=True)  # an earlier fault's, now stale
         return table
-
-
-def _import_later(*modules: str) -> threading.Thread:
-    """Imports ``modules`` in a thread, so that pandas and matplotlib load while the runs
-    compute in other processes; started after the worker processes, which are forked without
-    it. The pool holds one worker back until the thread ends, so that the imports take its
-    core rather than share both with the runs (gaqueens.runtime.executors says what that
-    costs); at the lowest priority (nice 19) the imports waited for the runs to end, 0.15 s
-    later on the table (python -m gaqueens.bench, section b, compares the runs' seconds with
-    ga.run_many's)."""
-    def imports():
-        for module in modules:
-            importlib.import_module(module)
-
-    thread = threading.Thread(target=imports, daemon=True)
-    thread.start()
-    return thread
-
-
-def _import_now(*modules: str) -> threading.Thread:
-    """Imports ``modules`` before the runs compute in this process (a thread importing beside
-    them would share the interpreter's lock with them, and their seconds would pay for it);
-    returns a finished thread, to be joined as _import_later's."""
-    thread = threading.Thread(target=lambda: [importlib.import_module(m) for m in modules])
-    thread.start()
-    thread.join()
-    return thread
 
 
 # ---- the command ---------------------------------------------------------------------------
@@ -258,6 +242,6 @@ def main(argv=None) -> int:
 
 if __name__ == "__main__":
     # once a sweep ended well, every file is written and closed, the store closed and every
-    # process joined: the interpreter's own teardown of pandas, matplotlib and pyarrow (about
-    # 0.4 s) is skipped
+    # process joined: the interpreter's own teardown of pandas, matplotlib and pyarrow is
+    # skipped
     cli.command(main, quick=True)

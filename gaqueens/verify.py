@@ -32,7 +32,7 @@ runs-compact.csv where runs.csv is not kept, is checked the same way, placements
 folder with neither runs.sqlite nor one of those has no runs to verify: exit status 2.
 
 A store of 20,000 runs or more (gaqueens.reports.tables.PARALLEL_FROM) is checked by two worker
-processes, a group of one algorithm and board a task (gaqueens/reports/checked.py), beside the
+processes, a group of one algorithm and board a task (gaqueens/reports/verify_checks.py), beside the
 summary's resampling: the same lines as one process finds.
 
 Prints a one-line verdict and exits 0, or lists what is wrong and exits 1; 2 bad usage; 3 a
@@ -51,11 +51,11 @@ from gaqueens.runtime import manifest
 from gaqueens.runtime.claims import rows_problems, stored_algorithm, stored_claims
 from gaqueens.cli import Parser
 from gaqueens.experiment import MAX_BOARD_KEY, Entry, Experiment
-from gaqueens.reports import checked, tables
+from gaqueens.reports import tables, verify_checks
 from gaqueens.reports.readback import compare, read_runs
 from gaqueens.reports.folded import first_frame
 from gaqueens.reports.outputs import in_entry_order as ordered  # the export's own order
-from gaqueens.runtime.workers import Workers
+from gaqueens.runtime.executors import Workers
 from gaqueens.runtime.store import FILE, Store, Unreadable
 
 LISTED = 40  # problems printed; the count says how many more
@@ -118,13 +118,13 @@ def verify_folder(folder) -> tuple[list[str], str]:
             experiment = experiment_of(record, folder)
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             problems.append(f"{manifest.FILE}: not the manifest of a sweep ({error!r} is wrong)")
-        if checked.exported(record) and record.get("status") != "complete":
+        if verify_checks.exported(record) and record.get("status") != "complete":
             problems.append(f"{manifest.FILE}: the sweep's status is {record.get('status')!r}, "
                             "not complete (run it again to finish it)")
-        problems += checked.outputs_problems(folder, record, experiment, stored)
+        problems += verify_checks.outputs_problems(folder, record, experiment, stored)
     if stored:
         return problems, _with_store(folder, experiment, problems, record)
-    if not checked.exported(record):
+    if not verify_checks.exported(record):
         return problems, f"nothing more: {manifest.FILE} says no outputs were written"
     return problems, _without_store(folder, experiment, problems)
 
@@ -132,7 +132,14 @@ def verify_folder(folder) -> tuple[list[str], str]:
 def _with_store(folder: Path, experiment, problems: list[str], record) -> str:
     try:
         with Store(folder) as store:
-            return _stored(folder, store, experiment, problems, record)
+            integrity = [line for line, in store.db.execute("PRAGMA integrity_check")]
+            if integrity != ["ok"]:
+                problems += [f"{FILE}: {line}" for line in integrity]
+                return "nothing more: the store is damaged"
+            count = store.db.execute("SELECT count(*) FROM runs").fetchone()[0]
+            with Workers(2 if count >= tables.PARALLEL_FROM else 1) as workers:
+                return _checked(folder, store, experiment, problems, store.settings(), count,
+                                workers, record)
     except Unreadable as error:
         problems.append(str(error))
     except sqlite3.DatabaseError as error:
@@ -140,23 +147,12 @@ def _with_store(folder: Path, experiment, problems: list[str], record) -> str:
     return "nothing more: the store cannot be read"
 
 
-def _stored(folder: Path, store: Store, experiment, problems: list[str], record) -> str:
-    integrity = [line for line, in store.db.execute("PRAGMA integrity_check")]
-    if integrity != ["ok"]:
-        problems += [f"{FILE}: {line}" for line in integrity]
-        return "nothing more: the store is damaged"
-    settings = store.settings()
-    count = store.db.execute("SELECT count(*) FROM runs").fetchone()[0]
-    with Workers(2 if count >= tables.PARALLEL_FROM else 1) as workers:
-        return _checked(folder, store, experiment, problems, settings, count, workers, record)
-
-
 def _checked(folder: Path, store: Store, experiment, problems: list[str], settings: dict,
              count: int, workers: Workers, record) -> str:
     """Every stored run checked, and the exports compared with the runs the manifest says they
     describe, the work shared by ``workers``: the summary's resampling first, then the runs, a
     group of one algorithm and board a task."""
-    exported = experiment is not None and checked.exported(record)
+    exported = experiment is not None and verify_checks.exported(record)
     keys = set(experiment.tasks()) if exported else set()
     summary = None
     if exported:
@@ -165,11 +161,11 @@ def _checked(folder: Path, store: Store, experiment, problems: list[str], settin
     wanted = {}
     for algorithm, board, seed in keys:
         wanted.setdefault((algorithm, board), set()).add(seed)
-    groups = checked.groups(store)
+    groups = verify_checks.groups(store)
     rules = {name: stored_claims(name, settings.get(name, {})) for name, _ in groups}
     tasks = [(folder, name, board, rules[name], name in settings,
               frozenset(wanted.get((name, board), ()))) for name, board in groups]
-    pending = workers.later(checked.group_problems, tasks)
+    pending = workers.later(verify_checks.group_problems, tasks)
     workers.start()
     # meanwhile, here: runs.csv against the store (its problems listed after the runs')
     exports = [] if not exported else compare(folder / "runs.csv", runs,
@@ -194,7 +190,7 @@ def _checked(folder: Path, store: Store, experiment, problems: list[str], settin
     _exports(folder, experiment, runs, first_frame(first), problems, summary)
     described = "" if len(keys) == count else f" (the outputs describe {len(keys)} of them)"
     return (f"{count} stored runs pass the verifier{described}; runs.csv, summary.csv and "
-            f"{manifest.FILE} match the store{checked.since(record, count)}")
+            f"{manifest.FILE} match the store{verify_checks.since(record, count)}")
 
 
 def _runs_file(folder: Path) -> str | None:
@@ -243,7 +239,7 @@ def _exports(folder: Path, experiment, runs, traces, problems, summary=None) -> 
     summary = ordered(summary(traces), experiment)
     skip = ("random_measured",) if traces is None else ()
     problems += compare(folder / "summary.csv", summary, ("algorithm", "board"), skip)
-    problems += checked.summary_md_problems(folder, manifest.read(folder), len(runs))
+    problems += verify_checks.summary_md_problems(folder, manifest.read(folder), len(runs))
 
 
 def main(argv=None) -> int:

@@ -1,8 +1,6 @@
-"""glibc's allocator where batches run (gaqueens/runtime/allocator.py): a Dask worker's mmap
-threshold raised once where the environment fixed it, as Dask's nanny does, and left alone
-elsewhere; a local pool worker keeping freed memory, so that its later batches fault few pages
-in, unless the environment chose glibc's thresholds; a Dask worker's free heap given back once
-a sweep's runs are done; what a process's allocators keep freed given back before it forks."""
+"""glibc's allocator on a Dask worker (gaqueens/runtime/allocator.py): its mmap threshold raised
+once where the environment fixed it, as Dask's nanny does, and left alone elsewhere; its free
+heap given back once a sweep's runs are done."""
 
 import os
 import subprocess
@@ -106,95 +104,6 @@ def test_dask_workers_give_back_their_free_heap_once_the_runs_are_done(tmp_path)
     assert before - after > 32 * 2**20, (before, after)
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc_trim")
-def test_before_forking_a_process_gives_back_the_free_memory_between_blocks_in_use():
-    """32 MB left free between 100 kB blocks still in use (below glibc's mmap threshold: from
-    the heap, whose top stays in use) go back to the system."""
-    given = _printed("""
-import os
-import numpy as np
-from gaqueens.bench.memory import _status
-from gaqueens.runtime import allocator
-
-def resident():
-    return _status(os.getpid())["VmRSS"]
-
-blocks = [np.ones(100 * 1024 // 8) for _ in range(640)]
-kept = blocks[1::2]
-del blocks
-before = resident()
-allocator.before_fork()
-print(before - resident())
-""", {})
-    assert int(given) > 16 * 2**20, given
-
-
-def test_before_forking_pyarrows_pool_gives_back_its_unused_memory(monkeypatch):
-    released = []
-    pool = type("Pool", (), {"release_unused": lambda self: released.append(True)})()
-    arrow = type("Arrow", (), {"default_memory_pool": staticmethod(lambda: pool)})
-    monkeypatch.setitem(sys.modules, "pyarrow", arrow)
-    allocator.before_fork()
-    assert released == [True]
-
-
 def test_only_a_process_that_raised_its_threshold_gives_memory_back():
     assert _printed("from gaqueens.runtime import allocator; print(allocator.give_back())",
                     {}) == "False"
-
-
-def _kept_in_a_new_process(extra: dict) -> str:
-    return _printed("from gaqueens.runtime import allocator; print(allocator.keep_freed())", extra)
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
-def test_a_local_worker_keeps_freed_memory_unless_the_environment_chose_the_thresholds():
-    assert _kept_in_a_new_process({}) == "True"
-    assert _kept_in_a_new_process({"MALLOC_TRIM_THRESHOLD_": "65536"}) == "False"  # Dask's
-    assert _kept_in_a_new_process({"MALLOC_MMAP_THRESHOLD_": "131072"}) == "False"
-
-
-FAULTS = """
-import resource, sys
-from gaqueens import ga
-from gaqueens.ga import GaSettings
-from gaqueens.runtime import allocator
-if sys.argv[1] == "kept":
-    assert allocator.keep_freed()
-faults = []
-for _ in range(5):
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-    ga.run_many(GaSettings(), 64, range(1, 51))
-    faults.append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
-print(sum(faults[2:]))
-"""
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
-def test_batches_after_the_first_fault_few_pages_in_where_freed_memory_is_kept():
-    """The module's docstring: a batch on board 64 faults its arrays' pages in again and
-    again under glibc's own thresholds; where freed memory is kept, the later batches reuse
-    them."""
-    faults = {how: int(_printed(FAULTS, {}, how)) for how in ("glibc", "kept")}
-    assert faults["kept"] * 4 < faults["glibc"], faults
-
-
-class _Kept:
-    """A stand-in batch: tells whether its worker keeps freed memory."""
-
-    def run(self):
-        return allocator._kept
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
-def test_a_pool_worker_keeps_freed_memory_before_its_first_batch(monkeypatch):
-    from gaqueens.runtime.executors import local_pool
-
-    for name in [k for k in os.environ if k.startswith("MALLOC_")]:
-        monkeypatch.delenv(name)
-    running = local_pool([_Kept()], 1)
-    try:
-        [(_, kept)] = list(running)
-    finally:
-        running.close()
-    assert kept is True

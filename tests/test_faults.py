@@ -21,7 +21,7 @@ from gaqueens.runtime import executors
 from gaqueens.runtime import lock
 from gaqueens.experiment import load
 from gaqueens.runtime.store import Busy, Store
-from gaqueens.runtime.batches import batches
+from gaqueens.runtime.batches import batches, in_process
 from gaqueens.sweep import main
 from sweeps import (LONG, QUIET, alive, cpu_seconds, experiment_file, rows, start_sweep,
                     stored, stored_count, wait_for_runs, wait_for_workers, workers_of)
@@ -150,7 +150,7 @@ import os, signal, sys
 from gaqueens.experiment import load
 from gaqueens.runtime import executors
 from gaqueens.runtime.batches import batches
-from gaqueens.runtime.workers import Workers
+from gaqueens.runtime.executors import Workers
 
 def stop(signum, frame):
     raise KeyboardInterrupt
@@ -239,14 +239,14 @@ def test_workers_started_beside_another_thread_are_spawned_and_give_the_same_res
         running = executors.local_pool(work, 2, later=1)  # a thread there before: none held
         pooled, kinds = {}, []
         for batch, results in running:
-            kinds = kinds or [type(p).__name__ for p, _ in running.pool.workers.values()]
+            kinds = kinds or [type(p).__name__ for p, *_ in running.pool.workers.values()]
             pooled[batch.seeds[0]] = [r for _, r in results]
         running.close()
     finally:
         stop.set()
         beside.join()
     assert kinds == ["SpawnProcess"] * 2
-    alone = {batch.seeds[0]: [r for _, r in results] for batch, results in executors.in_process(work)}
+    alone = {batch.seeds[0]: [r for _, r in results] for batch, results in in_process(work)}
     assert pooled.keys() == alone.keys()
     for key in alone:
         assert [(r.conflicts, r.work) for r in pooled[key]] == \
@@ -270,7 +270,7 @@ def test_a_worker_held_back_starts_forked_once_the_other_thread_ends(tmp_path):
     try:
         for batch, results in running:
             counts.append(len(running.pool.workers))
-            kinds |= {type(process).__name__ for process, _ in running.pool.workers.values()}
+            kinds |= {type(process).__name__ for process, *_ in running.pool.workers.values()}
             pooled[batch.seeds[0]] = [(r.conflicts, r.work) for _, r in results]
             if len(counts) == 1:
                 stop.set()
@@ -281,7 +281,7 @@ def test_a_worker_held_back_starts_forked_once_the_other_thread_ends(tmp_path):
         beside.join()
     assert counts[0] == 1 and counts[-1] == 2 and len(kinds) == 1  # forked, or spawned, alike
     alone = {batch.seeds[0]: [(r.conflicts, r.work) for _, r in results]
-             for batch, results in executors.in_process(work)}
+             for batch, results in in_process(work)}
     assert pooled == alone
 
 

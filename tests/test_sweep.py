@@ -251,13 +251,14 @@ def test_workers_are_handed_a_batch_each_before_any_gets_a_second():
             self.sent.append(message[0])
 
     pool = executors._Pool.__new__(executors._Pool)
+    pool.tasks, pool.ahead = ["batch"] * 5, 2
     first, second = Pipe(), Pipe()
-    pool.workers = {first: (None, deque()), second: (None, deque())}
+    pool.workers = {first: (None, deque(), True), second: (None, deque(), True)}
     todo = deque(range(5))
-    pool._hand_out(["batch"] * 5, todo)
+    pool._hand_out(todo)
     assert first.sent == [0, 2] and second.sent == [1, 3] and list(todo) == [4]
     pool.workers[second][1].popleft()  # the second finished its first batch
-    pool._hand_out(["batch"] * 5, todo)
+    pool._hand_out(todo)
     assert second.sent == [1, 3, 4] and not todo
 
 

@@ -22,7 +22,7 @@ from gaqueens.runtime.claims import (
 from gaqueens.runtime.store import pack, unpack
 from gaqueens.sweep import main as sweep
 from gaqueens.reports import tables
-from gaqueens.reports.checked import trace_problem
+from gaqueens.reports.verify_checks import trace_problem
 from gaqueens.verify import main as verify
 from sweeps import experiment_file
 
@@ -486,7 +486,7 @@ def test_the_claims_reach_a_verifier_only_through_the_problem():
     assert not [name for name in imported if "nqueens" in name]
 
 
-# ---- the outputs against the manifest that speaks for them (gaqueens/reports/checked.py) -----
+# ---- the outputs against the manifest that speaks for them (gaqueens/reports/verify_checks.py)
 
 
 def test_outputs_the_manifest_does_not_list_or_lists_but_lacks_are_found(capsys, folder):

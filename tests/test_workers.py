@@ -1,7 +1,8 @@
-"""Workers (gaqueens/runtime/workers.py): tasks handed out now, their results collected later,
+"""Workers (gaqueens/runtime/executors.py): tasks handed out now, their results collected later,
 in order, from forked processes that start no thread here; a task's exception is raised where
-its results are asked for, as soon as it comes; a worker that dies is reported, not waited for;
-results taken in without waiting (poll), and not given once the workers have ended."""
+its results are asked for, as soon as it comes; a worker that dies is replaced and its tasks
+sent again, and one that dies LOST_LIMIT times on a task is reported, not waited for; results
+not given once the workers have ended."""
 
 import math
 import os
@@ -13,7 +14,7 @@ import time
 
 import pytest
 
-from gaqueens.runtime.workers import Workers
+from gaqueens.runtime.executors import Workers
 
 
 def _pid_after(seconds: float) -> int:
@@ -47,7 +48,7 @@ def _alone(code: str) -> subprocess.CompletedProcess:
 def test_forked_workers_start_no_thread_here():
     done = _alone("""
         import os, threading, time
-        from gaqueens.runtime.workers import Workers
+        from gaqueens.runtime.executors import Workers
 
         def pid_after(seconds):
             time.sleep(seconds)
@@ -56,7 +57,8 @@ def test_forked_workers_start_no_thread_here():
         with Workers(2) as workers:
             pids = workers.later(pid_after, [(0.2,), (0.2,), (0.0,), (0.0,)])
             workers.start()
-            assert workers.pool is None and threading.active_count() == 1
+            assert threading.active_count() == 1
+            assert all(forked for _, _, forked in workers.pool.workers.values())
             found = set(pids())
         assert os.getpid() not in found and 1 <= len(found) <= 2, found
         print("ok")
@@ -67,7 +69,7 @@ def test_forked_workers_start_no_thread_here():
 def test_a_forked_worker_that_dies_is_reported():
     done = _alone("""
         import os, signal
-        from gaqueens.runtime.workers import WorkerDied, Workers
+        from gaqueens.runtime.executors import WorkerLost, Workers
 
         def dies(value):
             os.kill(os.getpid(), signal.SIGKILL)
@@ -76,10 +78,11 @@ def test_a_forked_worker_that_dies_is_reported():
             dying = workers.later(dies, [(1,), (2,)])
             try:
                 dying()
-            except WorkerDied as error:
+            except WorkerLost as error:
                 print(error)
     """)
-    assert "without the results of 2 tasks (dies)" in done.stdout, done.stderr
+    assert "of dies died 3 times (the last killed by SIGKILL)" in done.stdout, (
+        done.stderr)
 
 
 def test_with_one_worker_the_tasks_run_here_when_asked_for():
@@ -116,59 +119,51 @@ def test_beside_another_thread_the_tasks_go_to_spawned_processes():
         with Workers(2) as workers:
             powers = workers.later(pow, [(3, k) for k in range(5)])
             workers.start()
-            assert workers.pool is not None
+            assert not any(forked for _, _, forked in workers.pool.workers.values())
             assert powers() == [3**k for k in range(5)]
     finally:
         stop.set()
         other.join()
 
 
-def test_poll_takes_in_a_result_larger_than_a_pipe_so_its_worker_ends():
-    """A forked worker blocks sending a result larger than its pipe holds until it is read:
-    ``poll`` reads it, without waiting, and the worker, done with its tasks, ends."""
-    done = _alone("""
-        import time
-        from gaqueens.runtime.workers import Workers
+def test_a_result_larger_than_a_pipe_comes_whole():
+    with Workers(2) as workers:
+        large = workers.later(bytes, [(2**20,), (3,)])
+        workers.start()
+        assert large() == [bytes(2**20), bytes(3)]
+
+
+def test_a_failure_taken_in_for_another_job_is_raised_by_its_own_job_only():
+    with Workers(2) as workers:
+        failing = workers.later(_fails, [(3,)])
+        fine = workers.later(_fails, [(1,), (2,)])
+        workers.start()
+        assert fine() == [1, 2]
+        with pytest.raises(ValueError, match="no 3"):
+            failing()
+
+
+def test_a_worker_that_dies_once_is_replaced_and_its_task_sent_again(tmp_path):
+    """The task kills its worker the first time (a mark left in tmp_path says it did): a new
+    worker runs it again, and the results are those of runs that never died."""
+    done = _alone(f"""
+        import os, signal
+        from pathlib import Path
+        from gaqueens.runtime.executors import Workers
+
+        mark = Path({str(tmp_path)!r}) / "died"
+
+        def dies_once(value):
+            if value == 2 and not mark.exists():
+                mark.touch()
+                os.kill(os.getpid(), signal.SIGKILL)
+            return value * 10
 
         with Workers(2) as workers:
-            large = workers.later(bytes, [(2**20,)])
-            workers.start()
-            for _ in range(6000):  # at most a minute: a worker not ending fails below
-                workers.poll()
-                if not any(process.is_alive() for process in workers.processes):
-                    break
-                time.sleep(0.01)
-            print([process.is_alive() for process in workers.processes], large() == [bytes(2**20)])
+            print(workers.later(dies_once, [(k,) for k in range(5)])())
     """)
-    assert done.stdout == "[False] True\n", done.stderr
-
-
-def test_a_failure_taken_in_by_poll_is_raised_by_its_own_job_only():
-    done = _alone("""
-        import time
-        from gaqueens.runtime.workers import Workers
-
-        def fails(value):
-            if value == 3:
-                raise ValueError(f"no {value}")
-            return value
-
-        with Workers(2) as workers:
-            failing = workers.later(fails, [(3,)])
-            fine = workers.later(fails, [(1,), (2,)])
-            workers.start()
-            for _ in range(6000):  # every result taken in, failure first (at most a minute)
-                workers.poll()
-                if not workers.readers:
-                    break
-                time.sleep(0.01)
-            print(fine())
-            try:
-                failing()
-            except ValueError as error:
-                print(error)
-    """)
-    assert done.stdout == "[1, 2]\nno 3\n", done.stderr
+    assert done.stdout == "[0, 10, 20, 30, 40]\n", done.stderr
+    assert (tmp_path / "died").exists()
 
 
 def test_a_failure_is_raised_as_it_comes_not_after_the_jobs_other_tasks(tmp_path):
@@ -177,7 +172,7 @@ def test_a_failure_is_raised_as_it_comes_not_after_the_jobs_other_tasks(tmp_path
     done = _alone(f"""
         import os, time
         from pathlib import Path
-        from gaqueens.runtime.workers import Workers
+        from gaqueens.runtime.executors import Workers
 
         folder = Path({str(tmp_path)!r})
 

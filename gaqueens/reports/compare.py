@@ -49,7 +49,7 @@ def comparisons(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def comparisons_later(runs: pd.DataFrame, workers=None):
-    """``comparisons``, its tests handed out to ``workers`` (gaqueens.runtime.workers:
+    """``comparisons``, its tests handed out to ``workers`` (gaqueens.runtime.executors:
     Workers, which the caller starts; by default, in_parallel's): returns a function that
     waits for them and gives the table."""
     names = list(dict.fromkeys(runs["algorithm"]))

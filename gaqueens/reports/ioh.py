@@ -23,7 +23,7 @@ from gaqueens.runtime import manifest, signals
 from gaqueens.runtime.claims import each_row_problem, own_best, stored_claims
 from gaqueens.reports import runtimes
 from gaqueens.runtime.store import FILE, Store, Unreadable
-from gaqueens.runtime.workers import Workers
+from gaqueens.runtime.executors import Workers
 
 MARKER = "gaqueens-export.txt"
 FUNCTION_ID = 1  # each export holds one problem, its function 1

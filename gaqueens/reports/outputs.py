@@ -12,7 +12,7 @@ earlier ones (gaqueens.reports.staged): stopped at any point, it leaves the earl
 their manifest as they were, or the new ones whole.
 
 Placements of boards above COMPACT_ABOVE queens make runs.csv too large to keep in a
-repository (about 50 MB for the scaling sweep), so such a sweep also writes runs-compact.csv:
+repository, so such a sweep also writes runs-compact.csv:
 every column of runs.csv but the placements, from which summary.csv can be derived again."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import numpy as np
 from gaqueens.runtime import claims as checks
 from gaqueens.runtime import manifest
 from gaqueens.runtime.store import other_code
-from gaqueens.runtime.workers import Workers
+from gaqueens.runtime.executors import Workers
 from gaqueens import problems
 from gaqueens.reports import resampling, staged, words
 from gaqueens.core.files import write_csv, write_text
@@ -82,17 +82,10 @@ def remove(folder: Path) -> None:
         (folder / name).unlink(missing_ok=True)
 
 
-def settle(folder: Path) -> None:
-    """Moves in the outputs a sweep stopped moving in, and removes those a sweep stopped
-    writing (gaqueens.reports.staged): called by a sweep holding the folder's lock, first."""
-    staged.settle(folder, EXPORTS)
-
-
 def in_entry_order(frame, experiment):
     """Rows in the experiment's order of algorithms (the GA first), then by board and seed, in
     a stable sort that keeps a trace's generations in order (numpy's lexsort on the
-    algorithms' codes: sorting the 140,000 trace rows of the published table by pandas'
-    sort_values on a mapped column took four times as long)."""
+    algorithms' codes)."""
     import pandas as pd
 
     names = [entry.name for entry in experiment.entries]
@@ -175,7 +168,12 @@ def _write(store, folder: Path, experiment, sweep) -> str:
     written = [path.name for path in folder.iterdir() if ".partial" not in path.name]
     record["outputs"]["files"] = sorted([*written, manifest.FILE, "index.html"])
     manifest.write(folder, record)
-    _page(store, folder, experiment)
+    from gaqueens.ga import GaSettings
+    from gaqueens.reports import page
+
+    replayed = {entry.name: entry.settings for entry in experiment.entries
+                if isinstance(entry.settings, GaSettings)}  # the GA runs the page's player shows
+    page.write(folder, replayed, store)
     return results
 
 
@@ -238,22 +236,6 @@ def _tables(folder, experiment, made_by, runs, first, name, several, summarizing
                   growth.growth_note(problem)]
     write_text(folder / "summary.md", "\n\n".join(parts) + "\n")
     return results
-
-
-def _ga_settings(experiment) -> dict:
-    from gaqueens.ga import GaSettings
-
-    return {entry.name: entry.settings for entry in experiment.entries
-            if isinstance(entry.settings, GaSettings)}
-
-
-def _page(store, folder, experiment) -> None:
-    """index.html in ``folder``, from the exports just written there (gaqueens.reports.page),
-    its player's runs replayed here: in a worker of its own, they saved no measurable time
-    (issue 48)."""
-    from gaqueens.reports import page
-
-    page.write(folder, _ga_settings(experiment), store)
 
 
 def _sensitivity(summary, experiment, folder: Path, name: str):

@@ -45,7 +45,7 @@ GROUPED = ("algorithm", "board", "unit", "solved", "work", "seconds")
 
 def summarize_later(runs: pd.DataFrame, reference=None, problem: str = problems.DEFAULT,
                     workers=None):
-    """``summarize``, its resampling handed out to ``workers`` (gaqueens.runtime.workers:
+    """``summarize``, its resampling handed out to ``workers`` (gaqueens.runtime.executors:
     Workers, which the caller starts; by default, in_parallel's), returns a function of the
     traces that gives the summary, so that the caller can read the traces meanwhile."""
     reference = reference or {}
@@ -121,7 +121,7 @@ def in_parallel(function, tasks: list[tuple], runs: int) -> list:
 
 
 def in_parallel_later(function, tasks: list[tuple], runs: int, workers=None):
-    """The tasks handed out to ``workers`` (gaqueens.runtime.workers.Workers) now, or, with
+    """The tasks handed out to ``workers`` (gaqueens.runtime.executors.Workers) now, or, with
     none, to ``in_parallel`` when the returned function is called; it gives the results."""
     if workers is not None:
         return workers.later(function, tasks)

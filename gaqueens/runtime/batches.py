@@ -13,15 +13,16 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Iterator
 
 from gaqueens.core.algorithms import Algorithm
 from gaqueens.runtime.budget import shown
-from gaqueens.runtime.execution import compiles_runs, execute_batch, need, runs_together
+from gaqueens.core.errors import Fault
+from gaqueens.runtime.execution import compiles_runs, ending, execute_batch, need, runs_together
 
 BATCH = 25  # runs sent to a worker at once, one after another: at most this many are lost with it
 TOGETHER = 50  # the same for runs advanced together (the GA's engine: numpy), which cost
-# less the more seeds share the arrays: the published table's runs take about 20% less CPU in
-# batches of 50 seeds than of 25 (ga.run_many on boards 8 to 128, seeds 1 to 100)
+# less the more seeds share the arrays
 COMPILED_FROM, COMPILED_RUNS = 32, 1000  # see the module's docstring
 
 
@@ -114,3 +115,27 @@ def memory_problem(experiment, budget: int | None, how: str) -> str | None:
                         f"{shown(budget)} a worker ({how}); run smaller boards, fewer workers, "
                         "or set --memory-budget")
     return None
+
+
+class OutOfMemory(Fault):
+    """A batch ran out of memory (MemoryError) where it ran: the message names its runs."""
+
+
+def out_of_memory(batch: Batch, where: str) -> OutOfMemory:
+    return OutOfMemory(f"{batch} ran out of memory (MemoryError) {where}: run "
+                       "smaller boards, or give the workers more memory")
+
+
+def run_batch(batch: Batch):
+    """A batch and its results, computed here (a plug-in's SystemExit a fault: execution.ending)."""
+    with ending(f"the runs of {batch}"):
+        return batch, batch.run()
+
+
+def in_process(batches) -> Iterator:
+    """Each of ``batches`` with its results, computed in this process, one after another."""
+    for batch in batches:
+        try:
+            yield run_batch(batch)
+        except MemoryError:
+            raise out_of_memory(batch, "in this process") from None

@@ -41,7 +41,6 @@ from gaqueens.core import algorithms
 from gaqueens.core.errors import Rejected
 from gaqueens.core.registry import Unknown
 from gaqueens.ga import UNIT as GA_UNIT
-from gaqueens.runtime import placements
 
 
 class Invalid(Rejected):
@@ -277,16 +276,13 @@ def passing(runs, rules: dict[str, Claims]) -> np.ndarray:
 def _placements_pass(texts, board: int, conflicts, solved, rule: Claims) -> np.ndarray:
     """Which placements of a group of one board certainly pass run_problem: parsed as
     ``placement`` parses them (split, then whole numbers), then ``_confirmed``; all False where
-    the group's placements cannot be read in bulk."""
-    none = np.zeros(len(texts), dtype=bool)
-    rows = placements.in_bulk(texts, board)
-    if rows is None:  # not all in the plain form: read as ``placement`` reads them
-        try:
-            tokens = [str(text).split() for text in texts]
-            if any(len(each) != board for each in tokens):
-                return none
-            rows = np.array([column for each in tokens for column in each],
-                            dtype=np.int64).reshape(len(texts), board)
-        except (ValueError, OverflowError):
-            return none
+    a placement is not ``board`` whole numbers."""
+    try:
+        tokens = [str(text).split() for text in texts]
+        if any(len(each) != board for each in tokens):
+            return np.zeros(len(texts), dtype=bool)
+        rows = np.array([column for each in tokens for column in each],
+                        dtype=np.int64).reshape(len(texts), board)
+    except (ValueError, OverflowError):
+        return np.zeros(len(texts), dtype=bool)
     return _confirmed(rows, board, conflicts, solved, rule)

@@ -23,9 +23,8 @@ from typing import Iterator
 
 from gaqueens.core.errors import BadInput, Fault
 from gaqueens.runtime import allocator
-from gaqueens.runtime.batches import Batch
+from gaqueens.runtime.batches import Batch, out_of_memory, run_batch
 from gaqueens.runtime.budget import shown
-from gaqueens.runtime.executors import out_of_memory, run_batch
 from gaqueens.runtime.manifest import worker_code
 
 

@@ -25,7 +25,7 @@ from typing import Callable
 from gaqueens.core.errors import BadInput, Interrupted, Rejected
 from gaqueens.experiment import Experiment, run_settings
 from gaqueens.runtime import cluster, executors, manifest, signals
-from gaqueens.runtime.batches import batches
+from gaqueens.runtime.batches import batches, in_process
 from gaqueens.runtime.claims import entry_claims, run_problem, runs_problems
 from gaqueens.runtime.store import Store, other_code
 
@@ -160,7 +160,7 @@ def _executor(work: list, workers: int, client):
         return cluster.dask_cluster(work, client), True
     if workers > 1 and len(work) > 1:  # one worker held back while the sweep imports (sweep.py)
         return executors.local_pool(work, min(workers, len(work)), later=1), True
-    return executors.in_process(work), False
+    return in_process(work), False
 
 
 def _store(store, results, count: int, experiment: Experiment, progress: bool,
