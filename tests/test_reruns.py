@@ -315,7 +315,16 @@ def test_outputs_a_kill_left_half_moved_in_are_reported_and_moved_in_by_the_next
     assert described(out) == {("ga", 8, seed) for seed in (1, 2, 3)}
 
 
-def test_held_holds_a_signal_until_its_block_has_run():
+@pytest.fixture
+def ctrl_c_raises():
+    """Ctrl-C raising KeyboardInterrupt here, as it does in a command a terminal started (the
+    suite itself may run with Ctrl-C ignored, as a shell's background job)."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
+def test_held_holds_a_signal_until_its_block_has_run(ctrl_c_raises):
     before, steps = signal.getsignal(signal.SIGINT), []
     with pytest.raises(KeyboardInterrupt):
         with signals.held():

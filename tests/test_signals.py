@@ -330,5 +330,12 @@ def test_importing_gaqueens_elsewhere_leaves_the_signals_alone(tmp_path):
             "print(signal.getsignal(signal.SIGINT) is signal.default_int_handler, "
             "signal.getsignal(signal.SIGTERM) is signal.SIG_DFL)")
     shown = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
-                           text=True, timeout=60)
+                           text=True, timeout=60, preexec_fn=_signals_as_a_terminal_gives_them)
     assert shown.stdout.split() == ["True", "True"]
+
+
+def _signals_as_a_terminal_gives_them():
+    """Ctrl-C and SIGTERM at their defaults, as a terminal starts a command (a shell's
+    background job, or nohup, starts it with Ctrl-C ignored, and Python then leaves it so)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
