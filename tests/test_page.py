@@ -390,3 +390,18 @@ def test_report_at_later_code_warns_of_no_replay_that_matches(swept, tmp_path):
     text = (copy / "index.html").read_text(encoding="utf-8")
     assert all(item["matches"] for item in embedded(text)["runs"])
     assert 'class="note warning"' not in text and "76fd1c59" in text  # in the provenance
+
+
+def test_a_large_sweeps_replays_shared_among_processes_are_the_ones_made_here(swept, monkeypatch):
+    """page_player.player_data replays on every core from tables.PARALLEL_FROM runs on: the
+    same frames, in the same order, as made in this process."""
+    from gaqueens.reports import tables
+
+    runs = pd.read_csv(swept / "runs.csv")
+    settings = page_data.ga_settings(json.loads((swept / "manifest.json").read_text()),
+                                     list(dict.fromkeys(runs["algorithm"])))
+    here = page_player.player_data(runs, settings, {})
+    monkeypatch.setattr(tables, "PARALLEL_FROM", 1)
+    shared = page_player.player_data(runs, settings, {})
+    assert shared == here and len(here["runs"]) > 2
+    assert {run["algorithm"] for run in here["runs"]} == {"ga", "uniform-parents"}

@@ -28,6 +28,7 @@ import numpy as np
 
 from gaqueens import problems
 from gaqueens.reports import trace
+from gaqueens.reports.tables import in_parallel
 from gaqueens.runtime import manifest as manifests
 
 REPLAYED_UP_TO = 128  # sizes drawn and replayed; larger ones get a note
@@ -168,9 +169,11 @@ def player_data(runs, settings: dict, codes: dict) -> dict:
     for place, (row, _) in enumerate(chosen):
         together.setdefault((row["algorithm"], int(row["board"])), []).append(place)
     out: list = [None] * len(chosen)
-    for (name, _), places in together.items():
-        rows = [SimpleNamespace(**chosen[place][0].to_dict()) for place in places]
-        items = replayed_many(settings[name], rows)
+    tasks = [(settings[name], [SimpleNamespace(**chosen[place][0].to_dict()) for place in places])
+             for (name, _), places in together.items()]
+    # a large sweep's replays on every core, as its tables' resampling (tables.in_parallel)
+    made = in_parallel(replayed_many, tasks, 0 if runs is None else len(runs))
+    for places, items in zip(together.values(), made):
         for place, item in zip(places, items):
             out[place] = dict(item, roles=chosen[place][1])
     larger = sorted({int(b) for b in runs["board"]} - set(range(REPLAYED_UP_TO + 1))) \
