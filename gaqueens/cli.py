@@ -145,6 +145,9 @@ def command(main: Callable[[], int], quick: bool = False) -> NoReturn:
     try:
         status = main()
     finally:
+        # the work is done or its status decided: a signal from here to the exit changes
+        # neither (without this, SIGTERM's default would end the process with 143, unsaid)
+        signals.settled()
         for stream in (sys.stdout, sys.stderr):
             stream.flush()
     if quick and status == DONE:

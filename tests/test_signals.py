@@ -339,3 +339,15 @@ def _signals_as_a_terminal_gives_them():
     background job, or nohup, starts it with Ctrl-C ignored, and Python then leaves it so)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def test_a_signal_after_the_work_is_done_leaves_the_commands_status(tmp_path):
+    """issue 47: SIGTERM at the end of `report`, once its page was written, ended it with 143
+    and no word. cli.command settles the signals when its work returns; here SIGTERM comes as
+    the interpreter ends (atexit), after the command's status 0."""
+    code = ("import atexit, os, signal; from gaqueens import cli; "
+            "atexit.register(lambda: os.kill(os.getpid(), signal.SIGTERM)); "
+            "cli.command(lambda: print('done') or 0)")
+    ended = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                           text=True, timeout=60, preexec_fn=_signals_as_a_terminal_gives_them)
+    assert (ended.returncode, ended.stdout, ended.stderr) == (0, "done\n", "")

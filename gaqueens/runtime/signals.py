@@ -90,6 +90,13 @@ def worker(tidy: bool = False) -> None:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD)
 
 
+def settled() -> None:
+    """Ctrl-C and SIGTERM ignored from now on in this process: a command calls it once its
+    work is done or has failed, to exit with the status it decided."""
+    for number in HELD:
+        signal.signal(number, signal.SIG_IGN)
+
+
 def _exit_tidily(number, frame):
     raise SystemExit(128 + number)
 
