@@ -153,9 +153,11 @@ def test_a_committed_results_folder_needs_fresh_and_other_files_in_it_mixed_fold
     """results/table is a sweep's outputs without their store: --fresh replaces them, as
     `python -m gaqueens.sweep experiments/table.yaml --fresh` does for results/table; a file of
     the user's among them needs --mixed-folder too."""
-    committed = REPOSITORY / "results" / "table"
     experiment = load(REPOSITORY / "experiments" / "table.yaml")
-    assert experiment.output.resolve() == committed.resolve()
+    assert experiment.output.resolve() == (REPOSITORY / "results" / "table").resolve()
+    committed = tmp_path / "committed"  # as a checkout has it: a sweep here keeps its store
+    shutil.copytree(experiment.output, committed,
+                    ignore=shutil.ignore_patterns("runs.sqlite*", "*.lock"))
     assert sweep.owned_problem(committed, fresh=True) is None
     assert "add --fresh to replace them" in sweep.owned_problem(committed, fresh=False)
     copy = tmp_path / "table"
