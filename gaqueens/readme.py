@@ -245,8 +245,7 @@ SITE_ORDER = (*SECTIONS, "bench", "scale")  # the folders as the README shows th
 def wrapped(section: str) -> str:
     """A section's prose lines wrapped at the README's 100 characters; table rows stay whole."""
     return "\n".join(line if line.startswith("|") else
-                     "\n".join(textwrap.wrap(line, 100, break_long_words=False,
-                                              break_on_hyphens=False)) or line
+                     textwrap.fill(line, 100, break_long_words=False, break_on_hyphens=False)
                      for line in section.split("\n"))
 
 
