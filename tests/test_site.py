@@ -177,3 +177,19 @@ def test_markdown_worked_by_hand():
         '<th scope="col" class="text">b</th></tr></thead><tbody><tr><td class="text">1</td>'
         '<td class="text">x &lt;y&gt;</td></tr></tbody></table></div>\n<h4>(a) Part</h4>')
     assert site.inline("[the page](index.html)") == '<a href="index.html">the page</a>'
+
+
+def test_a_sweeps_page_links_home_where_its_folder_sits_in_a_site_and_nowhere_else(tmp_path):
+    """The link home follows the sweep's folder, not the stage its outputs are written in,
+    whose parent (the folder itself) holds the page of the sweep before."""
+    (tmp_path / "tiny.yaml").write_text("boards: [8]\nseeds: {first: 1, last: 2}\n")
+    argv = [str(tmp_path / "tiny.yaml"), "--workers", "1", "--quiet", "--out"]
+    alone = tmp_path / "alone"
+    for _ in range(2):  # the second writes its outputs again, over the first's page
+        assert sweep([*argv, str(alone)]) == 0
+        assert page.HOME not in (alone / "index.html").read_text(encoding="utf-8")
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "index.html").write_text("<html></html>", encoding="utf-8")
+    assert sweep([*argv, str(tmp_path / "site" / "tiny")]) == 0
+    text = (tmp_path / "site" / "tiny" / "index.html").read_text(encoding="utf-8")
+    assert text.count(page.HOME) == 1

@@ -192,7 +192,9 @@ def write(path, settings: dict | None = None, store=None) -> Path:
     """Writes ``path``/index.html from the folder's exports; ``settings`` (entry name ->
     GaSettings) are the GA entries' settings, read from the manifest when None; ``store``, the
     folder's open store, gives the runs of runs.csv (those the outputs describe, which may be
-    fewer than it keeps) and the code that made each. Returns the page's path."""
+    fewer than it keeps) and the code that made each, and, where ``path`` is the stage of its
+    folder's outputs, that folder, whose place in a site decides the link home. Returns the
+    page's path."""
     folder = page_data.read(path)
     keys = None if folder.runs is None else set(zip(
         *(folder.runs[column].tolist() for column in ("algorithm", "board", "seed"))))
@@ -219,7 +221,8 @@ def write(path, settings: dict | None = None, store=None) -> Path:
         ("settings", "Settings", sections[4]), ("provenance", "Provenance", True),
         ("files", "Files", True)) if shown]
     out = Path(path) / FILE
-    write_text(out, document(folder.title, lead, sections, nav, home=in_site(path)))
+    home = in_site(path if store is None else store.folder)
+    write_text(out, document(folder.title, lead, sections, nav, home=home))
     return out
 
 
