@@ -415,12 +415,14 @@ def test_an_experiment_without_search_has_no_work_distribution_to_plot(tmp_path)
 
 
 def committed_folder(tmp_path):
-    """A copy of a committed results folder: outputs of a sweep, without its store."""
+    """A copy of a committed results folder: outputs of a sweep, without its store (which a
+    checkout where the folder was regenerated keeps beside them)."""
     import shutil
     from pathlib import Path
 
     return Path(shutil.copytree(Path(__file__).parents[1] / "results" / "table",
-                                tmp_path / "table"))
+                                tmp_path / "table",
+                                ignore=shutil.ignore_patterns("runs.sqlite*", "runs.lock")))
 
 
 def contents(folder):
