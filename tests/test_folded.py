@@ -108,6 +108,28 @@ def test_only_the_given_runs_are_folded(stored):
     assert [(line.algorithm, line.board) for line in ours.convergence()] == [("ga", 8)]
 
 
+def test_algorithms_folded_apart_and_merged_give_the_whole_store_folded(stored):
+    """The exports fold each algorithm in a worker process (from_folder) and merge the parts."""
+    order = ["small", "ga", "short"]
+    with Store(stored) as store:
+        whole = folded.from_store(store, order=order)
+    parts = folded.merged([folded.from_folder(stored, None, order, None, name)
+                           for name in ("ga", "short", "small")], order)
+    assert parts.keys() == whole.keys() and parts.runs == whole.runs
+    for ours, theirs in zip(parts.convergence(), whole.convergence()):
+        for field in ("evaluations", "low", "median", "high"):
+            assert np.array_equal(getattr(ours, field), getattr(theirs, field))
+    for (key, measure, ours), (_, _, theirs) in zip(parts.runtimes(levels),
+                                                     whole.runtimes(levels)):
+        assert np.array_equal(ours, theirs), (key, measure)
+    by_key = ["algorithm", "board", "seed"]
+    pd.testing.assert_frame_equal(
+        parts.first_rows().sort_values(by_key, ignore_index=True),
+        whole.first_rows().sort_values(by_key, ignore_index=True))
+    with pytest.raises(ValueError, match="share"):
+        folded.merged([parts, folded.from_folder(stored, None, order, None, "ga")])
+
+
 def trace(best):
     """A run whose generation g ends at 10 + 10 g evaluations with the given best."""
     g = np.arange(len(best))

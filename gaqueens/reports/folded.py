@@ -24,7 +24,7 @@ from gaqueens.ga import UNIT
 from gaqueens.runtime.claims import Claims, own_best
 from gaqueens.reports import runtimes
 from gaqueens.core.result import TRACE_COLUMNS
-from gaqueens.runtime.store import unpack
+from gaqueens.runtime.store import Store, unpack
 
 QUARTILES = (0.25, 0.5, 0.75)
 CHUNK = 256  # runs of a group held at a time before they are folded into its counts
@@ -259,19 +259,39 @@ def _typed(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def from_store(store, keys=None, order=(), claims=None) -> Folded:
-    """The stored traces of ``keys`` (all if None), read one run at a time; ``claims`` maps
-    an algorithm to its Claims (gaqueens.runtime.claims), whose fitness measure and problem
-    say what its traces count (N-Queens' attacking pairs for those it does not name)."""
+def from_store(store, keys=None, order=(), claims=None, algorithm=None) -> Folded:
+    """The stored traces of ``keys`` (all if None; of ``algorithm`` alone if given), read one
+    run at a time; ``claims`` maps an algorithm to its Claims (gaqueens.runtime.claims), whose
+    fitness measure and problem say what its traces count (N-Queens' attacking pairs for those
+    it does not name)."""
     folded = Folded(order)
     claims = claims or {}
-    for algorithm, board, seed, _, conflicts, *_, solution, blob in store.each():
+    for algorithm, board, seed, _, conflicts, *_, solution, blob in store.each(algorithm):
         if blob is not None and (keys is None or (algorithm, board, seed) in keys):
             rule = claims.get(algorithm, Claims(UNIT))
             folded.add(algorithm, board, seed, unpack(blob), rule.fitness,
                        own_best(conflicts, solution, rule.fitness, rule.problem))
     folded._close()
     return folded
+
+
+def from_folder(folder, keys, order, claims, algorithm: str) -> Folded:
+    """``from_store`` of one algorithm on the store of ``folder``, opened here: a task of the
+    exports' worker processes, which fold the algorithms side by side (``merged``)."""
+    with Store(folder) as store:
+        return from_store(store, keys, order, claims, algorithm)
+
+
+def merged(parts: list[Folded], order=()) -> Folded:
+    """Foldeds of different (algorithm, board) groups as one, their runs in the parts' order."""
+    whole = Folded(order)
+    for part in parts:
+        part._close()
+        if whole.groups.keys() & part.groups.keys():
+            raise ValueError("the parts of a Folded share an (algorithm, board) group")
+        whole.lines.update(part.lines)
+        whole.groups.update(part.groups)
+    return whole
 
 
 def from_frame(traces: pd.DataFrame) -> Folded:

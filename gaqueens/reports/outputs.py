@@ -134,47 +134,63 @@ def _write(store, folder: Path, experiment, sweep) -> str:
     searched = (runs["unit"] != "none").any()
     if several:  # scipy.stats, imported before the workers are forked: they share its pages
         from gaqueens.reports import compare
+    from gaqueens.ga import GaSettings
+    from gaqueens.reports import page, page_player
+
+    replayed = {entry.name: entry.settings for entry in experiment.entries
+                if isinstance(entry.settings, GaSettings)}  # the GA runs the page's player shows
+    claims = checks.entry_claims(experiment.entries)
+    measured = runs[list(tables.GROUPED)]  # what the plots read: the filters copy less
+    best = plots.best_cells(measured)  # a crowded grid's cell drawn in colour, per board
+    mine: dict[str, set] = {}  # the keys of each algorithm, whose traces a worker folds
+    for key in keys:
+        mine.setdefault(key[0], set()).add(key)
     with Workers(2 if len(runs) >= tables.PARALLEL_FROM else 1) as workers:
-        # the summary's resampling and the comparisons in processes of their own, while this
-        # process checks the runs, reads the traces, draws the plots and writes the tables
+        # in processes of their own, while this process checks the runs, writes the tables and
+        # draws the summary's plots: the traces folded an algorithm at a time, the summary's
+        # resampling, the comparisons, the ECDFs and the player's replays
+        folding = workers.later(folded.from_folder, [
+            (store.folder, mine[name], list(claims), claims, name) for name in claims
+            if name in mine])
         summarizing = tables.summarize_later(runs, experiment.reference, experiment.problem,
                                              workers)
         comparing = compare.comparisons_later(runs, workers) if several else None
+        drawing = workers.later(_draw, [
+            (plot, measured, folder / f"{stem}.png", name, problem, best)
+            for plot, stem, wanted in ((ecdfs.ecdf, "ecdf", searched),
+                                       (ecdfs.ecdf_seconds, "ecdf-seconds", several)) if wanted])
+        replays = page_player.replays_later(runs, replayed, workers)
         workers.start()
-        claims = checks.entry_claims(experiment.entries)
         rejected = checks.rows_problems(runs, claims)
         if rejected:  # stored runs are verified as they come; this one was altered since
             more = f" (and {len(rejected) - 1} more)" if len(rejected) > 1 else ""
             raise checks.Invalid(f"{store.folder / 'runs.sqlite'}: the verifier rejects "
                                  f"{rejected[0]}{more}")
-        measured = runs[list(tables.GROUPED)]  # what the plots read: the filters copy less
-        best = plots.best_cells(measured)  # a crowded grid's cell drawn in colour, per board
-        if searched:
-            ecdfs.ecdf(measured, folder / "ecdf.png", name, problem, best)
-        if several:
-            ecdfs.ecdf_seconds(measured, folder / "ecdf-seconds.png", name, problem, best)
-        traces = folded.from_store(store, keys, list(claims), claims)
+        traces = folded.merged(folding(), list(claims))
         # each run's first generation, for the summary, in the traces' order: pandas' group
         # means change in the last digit with the rows' order
         first = in_entry_order(traces.first_rows(), experiment)
         if traces.runs:
             plots.convergence(traces, folder / "convergence.png", name, problem, best)
             ecdfs.fixed_target(traces, folder / "fixed-target.png", name, problem, best)
+        del traces
         results = _tables(folder, experiment, made_by, runs, first, name, several,
                           summarizing, comparing, record, stored)
+        drawing()
+        played = replays()
         # let go here (the workers' tasks as they end): this process writes the page, the
         # lighter
-        del runs, measured, traces, summarizing, comparing
+        del runs, measured, summarizing, comparing
     written = [path.name for path in folder.iterdir() if ".partial" not in path.name]
     record["outputs"]["files"] = sorted([*written, manifest.FILE, "index.html"])
     manifest.write(folder, record)
-    from gaqueens.ga import GaSettings
-    from gaqueens.reports import page
-
-    replayed = {entry.name: entry.settings for entry in experiment.entries
-                if isinstance(entry.settings, GaSettings)}  # the GA runs the page's player shows
-    page.write(folder, replayed, store)
+    page.write(folder, replayed, store, lambda: played)
     return results
+
+
+def _draw(plot, *args) -> None:
+    """``plot(*args)``, which writes its files, as a worker's task: the figure stays there."""
+    plot(*args)
 
 
 def _tables(folder, experiment, made_by, runs, first, name, several, summarizing, comparing,

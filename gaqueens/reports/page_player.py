@@ -28,7 +28,7 @@ import numpy as np
 
 from gaqueens import problems
 from gaqueens.reports import trace
-from gaqueens.reports.tables import in_parallel
+from gaqueens.reports.tables import in_parallel_later
 from gaqueens.runtime import manifest as manifests
 
 REPLAYED_UP_TO = 128  # sizes drawn and replayed; larger ones get a note
@@ -160,22 +160,33 @@ def code_now(name: str, settings) -> str:
     return manifests.entry_code(Entry(name, "ga", settings).plugins)
 
 
-def player_data(runs, settings: dict, codes: dict) -> dict:
-    """What the page's player embeds: its runs, what they are, and a note where a replay does
-    not end where its stored run did (the page adds the problem's ``words`` and the entries'
-    settings)."""
+def replays_later(runs, settings: dict, workers=None):
+    """The replays of the runs ``choose`` picks, handed out now to ``workers``
+    (gaqueens.runtime.executors.Workers) or, with none, made when asked for (a large sweep's
+    on every core: tables.in_parallel); returns the function ``player_data`` calls for them and
+    for what was left out."""
     chosen, left = choose(runs, settings)
     together: dict[tuple, list[int]] = {}  # (entry, board) -> places in ``chosen``
     for place, (row, _) in enumerate(chosen):
         together.setdefault((row["algorithm"], int(row["board"])), []).append(place)
-    out: list = [None] * len(chosen)
     tasks = [(settings[name], [SimpleNamespace(**chosen[place][0].to_dict()) for place in places])
              for (name, _), places in together.items()]
-    # a large sweep's replays on every core, as its tables' resampling (tables.in_parallel)
-    made = in_parallel(replayed_many, tasks, 0 if runs is None else len(runs))
-    for places, items in zip(together.values(), made):
-        for place, item in zip(places, items):
-            out[place] = dict(item, roles=chosen[place][1])
+    pending = in_parallel_later(replayed_many, tasks, 0 if runs is None else len(runs), workers)
+
+    def replays() -> tuple[list[dict], list[str]]:
+        out: list = [None] * len(chosen)
+        for places, items in zip(together.values(), pending()):
+            for place, item in zip(places, items):
+                out[place] = dict(item, roles=chosen[place][1])
+        return out, left
+    return replays
+
+
+def player_data(runs, settings: dict, codes: dict, replays=None) -> dict:
+    """What the page's player embeds: its runs, what they are, and a note where a replay does
+    not end where its stored run did (the page adds the problem's ``words`` and the entries'
+    settings); ``replays``: ``replays_later``'s function for these runs, if handed out already."""
+    out, left = (replays or replays_later(runs, settings))()
     larger = sorted({int(b) for b in runs["board"]} - set(range(REPLAYED_UP_TO + 1))) \
         if runs is not None and settings else []
     first = next((item["algorithm"] for item in out if not item["roles"]), None)

@@ -227,11 +227,13 @@ class Store:
                 self.db.execute("DELETE FROM runs WHERE algorithm = ? AND "
                                 "(code IS NULL OR code != ?)", (algorithm, code))
 
-    def each(self):
-        """Every stored run, one at a time, by key: its RUN_COLUMNS values and its trace, still
-        packed (None for a baseline; :func:`unpack` reads it)."""
-        yield from self.db.execute(f"SELECT {', '.join(RUN_COLUMNS)}, trace FROM runs "
-                                   "ORDER BY algorithm, board, seed")
+    def each(self, algorithm: str | None = None):
+        """Every stored run (of ``algorithm`` if given), one at a time, by key: its RUN_COLUMNS
+        values and its trace, still packed (None for a baseline; :func:`unpack` reads it)."""
+        one = "WHERE algorithm = ? " if algorithm is not None else ""
+        yield from self.db.execute(f"SELECT {', '.join(RUN_COLUMNS)}, trace FROM runs {one}"
+                                   "ORDER BY algorithm, board, seed",
+                                   (algorithm,) if one else ())
 
     def runs(self, keys=None):
         """The stored runs as a DataFrame with RUN_COLUMNS, ordered by algorithm, board and
@@ -251,11 +253,8 @@ class Store:
     def trace_arrays(self, keys=None, algorithm: str | None = None) -> dict[tuple, np.ndarray]:
         """What ``traces`` gives, as an array per (algorithm, board, seed) (TRACE_COLUMNS,
         float64), in key order, without building the table; of one ``algorithm`` if given."""
-        one = "AND algorithm = ? " if algorithm is not None else ""
-        query = f"SELECT algorithm, board, seed, trace FROM runs WHERE trace IS NOT NULL {one}" \
-                "ORDER BY algorithm, board, seed"
-        return {(a, b, s): unpack(blob) for a, b, s, blob in self.db.execute(
-            query, (algorithm,) if one else ()) if keys is None or (a, b, s) in keys}
+        return {(a, b, s): unpack(blob) for a, b, s, *_, blob in self.each(algorithm)
+                if blob is not None and (keys is None or (a, b, s) in keys)}
 
     def traces(self, keys=None):
         """The stored traces, a row per (algorithm, board, seed, generation), with
