@@ -3,12 +3,13 @@ pool serves ``local_pool`` (the sweep's batches, each given back with its result
 and ``Workers`` (tasks handed out now, their results collected later, in order, while this
 process goes on: the exports, verify).
 
-Each worker has a pipe of its own: down it the tasks' indices, up it each result, or the
-exception a task raised (raised here where its results are asked for, as soon as it comes).
-Workers are forked while this process runs a single thread (a fork copies one thread and the
-locks the others held): they have the tasks by the fork, and each holds the next task, so that
-it never waits while this process stores or draws. Otherwise they are spawned and sent each
-task itself, one at a time (two large messages crossing in one pipe would wait on each other).
+Each worker (gaqueens.runtime.worker) has a pipe of its own: down it the tasks' indices, up it
+each result, or the exception a task raised (raised here where its results are asked for, as
+soon as it comes). Workers are forked while this process runs a single thread (a fork copies
+one thread and the locks the others held): they have the tasks by the fork, and each holds the
+next task, so that it never waits while this process stores or draws. Otherwise they are
+spawned and sent each task itself, one at a time (two large messages crossing in one pipe
+would wait on each other).
 A worker that dies loses only the tasks it held: a new one takes its place and they are sent
 again; a task whose worker dies LOST_LIMIT times raises WorkerLost (tests/test_faults.py).
 ``local_pool`` may hold a worker back until the threads started after it have ended: the sweep
@@ -27,7 +28,6 @@ import signal
 import sys
 import threading
 import time
-import traceback
 from collections import Counter, deque
 from multiprocessing.connection import wait
 from typing import Iterator
@@ -35,11 +35,11 @@ from typing import Iterator
 from gaqueens.core.errors import Fault
 from gaqueens.runtime import signals
 from gaqueens.runtime.batches import Batch, out_of_memory, run_batch
+from gaqueens.runtime.worker import OUT_OF_MEMORY, serve
 
 LOST_LIMIT = 3  # deaths of the same task's worker before the work gives up
 PER_CORE = 4  # worker processes a core, at most
 STOP_SECONDS = 2.0  # a process is given this long to end on SIGTERM, then killed
-OUT_OF_MEMORY = "MemoryError"  # how a worker's reply names a task that ran out of memory
 
 
 class WorkerLost(Fault):
@@ -75,33 +75,6 @@ def end(processes) -> None:
             process.join()
 
 
-def _serve(connection, inherited, tasks, tidy: bool) -> None:
-    """A worker: runs the tasks that come down ``connection`` until it closes; forked, it first
-    closes its copies of the other pipes' ends, so that it sees its own close when we die."""
-    signals.worker(tidy)
-    for other in inherited:
-        other.close()
-    while True:
-        try:
-            index, task = connection.recv()
-        except (EOFError, OSError):
-            return
-        function, args = tasks[index] if task is None else task
-        try:
-            reply = (index, None, function(*args))
-        except MemoryError:
-            reply = (index, OUT_OF_MEMORY, None)  # no room, perhaps, for a traceback
-        except Exception as error:
-            reply = (index, traceback.format_exc(), error)
-        try:
-            connection.send(reply)
-        except OSError:
-            return
-        except Exception:  # what it would send does not pickle: its text does
-            text = reply[1] or traceback.format_exc()
-            connection.send((index, text, RuntimeError(text)))
-
-
 def _how(exitcode) -> str:
     if exitcode is None or exitcode >= 0:
         return f"exit status {exitcode}"
@@ -122,13 +95,15 @@ class _Pool:
         self.before = set(threading.enumerate())  # the threads that hold no worker back
         for _ in range(size - self.later):
             self._start()
+        self.todo = deque(range(len(tasks)))  # not handed out yet
+        self._hand_out(self.todo)  # now: this process may be busy until it asks for results
 
     def _start(self) -> None:
         forking = sys.platform == "linux" and threading.active_count() == 1
         context = multiprocessing.get_context("fork" if forking else "spawn")
         ours, theirs = context.Pipe()
         inherited = [*self.workers, ours] if forking else []
-        process = context.Process(target=_serve, daemon=True, args=(
+        process = context.Process(target=serve, daemon=True, args=(
             theirs, inherited, self.tasks if forking else None, self.tidy))
         gc.freeze()  # a forked child's collector leaves this process's objects, and pages, shared
         try:
@@ -142,8 +117,7 @@ class _Pool:
     def results(self) -> Iterator[tuple]:
         """(index, failure, value) as each task ends: None and its result, OUT_OF_MEMORY, or the
         traceback and the exception it raised."""
-        todo = deque(range(len(self.tasks)))
-        lost = Counter()
+        todo, lost = self.todo, Counter()
         try:
             while todo or any(held for _, held, _ in self.workers.values()):
                 if todo and self.later and set(threading.enumerate()) <= self.before:
