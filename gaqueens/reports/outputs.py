@@ -142,16 +142,16 @@ def _write(store, folder: Path, experiment, sweep) -> str:
     claims = checks.entry_claims(experiment.entries)
     measured = runs[list(tables.GROUPED)]  # what the plots read: the filters copy less
     best = plots.best_cells(measured)  # a crowded grid's cell drawn in colour, per board
-    mine: dict[str, set] = {}  # the keys of each algorithm, whose traces a worker folds
+    keys_of: dict[str, set] = {}  # each algorithm's keys: a worker folds its traces
     for key in keys:
-        mine.setdefault(key[0], set()).add(key)
+        keys_of.setdefault(key[0], set()).add(key)
     with Workers(2 if len(runs) >= tables.PARALLEL_FROM else 1) as workers:
         # in processes of their own, while this process checks the runs, writes the tables and
         # draws the summary's plots: the traces folded an algorithm at a time, the summary's
         # resampling, the comparisons, the ECDFs and the player's replays
         folding = workers.later(folded.from_folder, [
-            (store.folder, mine[name], list(claims), claims, name) for name in claims
-            if name in mine])
+            (store.folder, keys_of[name], list(claims), claims, name) for name in claims
+            if name in keys_of])
         summarizing = tables.summarize_later(runs, experiment.reference, experiment.problem,
                                              workers)
         comparing = compare.comparisons_later(runs, workers) if several else None
@@ -178,8 +178,7 @@ def _write(store, folder: Path, experiment, sweep) -> str:
                           summarizing, comparing, record, stored)
         drawing()
         played = replays()
-        # let go here (the workers' tasks as they end): this process writes the page, the
-        # lighter
+        # let go here, with the workers, whose results are all in: the page is written alone
         del runs, measured, summarizing, comparing
     written = [path.name for path in folder.iterdir() if ".partial" not in path.name]
     record["outputs"]["files"] = sorted([*written, manifest.FILE, "index.html"])
