@@ -253,7 +253,7 @@ def test_workers_are_handed_a_batch_each_before_any_gets_a_second():
     pool = executors._Pool.__new__(executors._Pool)
     pool.tasks, pool.ahead = ["batch"] * 5, 2
     first, second = Pipe(), Pipe()
-    pool.workers = {first: (None, deque(), True), second: (None, deque(), True)}
+    pool.workers = {first: (None, deque(), True, None), second: (None, deque(), True, None)}
     todo = deque(range(5))
     pool._hand_out(todo)
     assert first.sent == [0, 2] and second.sent == [1, 3] and list(todo) == [4]

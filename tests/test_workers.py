@@ -1,8 +1,9 @@
-"""Workers (gaqueens/runtime/executors.py): tasks handed out now, their results collected later,
-in order, from forked processes that start no thread here; a task's exception is raised where
-its results are asked for, as soon as it comes; a worker that dies is replaced and its tasks
-sent again, and one that dies LOST_LIMIT times on a task is reported, not waited for; results
-not given once the workers have ended."""
+"""Workers (gaqueens/runtime/executors.py, worker.py): tasks handed out now, their results
+collected later, in order, from forked processes that start no thread here and run on while
+this process reads none of their results; a task's exception is raised where its results are
+asked for, as soon as it comes; a worker that dies is replaced and its tasks sent again, and one
+that dies LOST_LIMIT times on a task is reported, not waited for; results not given once the
+workers have ended, which end with their pool whether or not their results were asked for."""
 
 import math
 import os
@@ -58,12 +59,82 @@ def test_forked_workers_start_no_thread_here():
             pids = workers.later(pid_after, [(0.2,), (0.2,), (0.0,), (0.0,)])
             workers.start()
             assert threading.active_count() == 1
-            assert all(forked for _, _, forked in workers.pool.workers.values())
+            assert all(forked for _, _, forked, _ in workers.pool.workers.values())
             found = set(pids())
         assert os.getpid() not in found and 1 <= len(found) <= 2, found
         print("ok")
     """)
     assert done.stdout == "ok\n", done.stderr
+
+
+def test_forked_workers_run_on_while_this_process_reads_none_of_their_results(tmp_path):
+    """Tasks go round the two workers in turn: each makes a result far larger than a pipe
+    holds unread, then writes a marker; nothing is read until both markers are there."""
+    marks = [str(tmp_path / "first"), str(tmp_path / "second")]
+    done = _alone(f"""
+        import time
+        from pathlib import Path
+        from gaqueens.runtime.executors import Workers
+
+        LARGE, MARKS = 8_000_000, {marks!r}
+
+        def mark(path):
+            Path(path).write_text("ran")
+            return path
+
+        with Workers(2) as workers:
+            made = workers.later(bytes, [(LARGE,), (LARGE,)])
+            marked = workers.later(mark, [(path,) for path in MARKS])
+            workers.start()
+            while not all(Path(path).exists() for path in MARKS):
+                time.sleep(0.05)
+            print([len(result) for result in made()] == [LARGE] * 2, marked() == MARKS)
+    """)
+    assert done.stdout.split() == ["True", "True"], done.stderr
+
+
+def test_workers_end_with_their_pool_whether_or_not_their_results_were_asked_for():
+    """An error here right after the start: the workers, which hold all their tasks by then,
+    end with the pool's context, not once they are done."""
+    done = _alone("""
+        import multiprocessing, time
+        from gaqueens.runtime.executors import Workers
+
+        def slow(n):
+            time.sleep(5)
+            return n
+
+        try:
+            with Workers(2) as workers:
+                workers.later(slow, [(n,) for n in range(6)])
+                workers.start()
+                raise ValueError("stop")
+        except ValueError:
+            print(len(multiprocessing.active_children()))
+    """)
+    assert done.stdout == "0\n", done.stderr
+
+
+def test_a_worker_whose_result_cannot_be_sent_ends_and_is_reported():
+    """A result whose pickling raises SystemExit: neither it nor its text leaves the worker's
+    sending thread, which ends the worker rather than leave this process waiting."""
+    done = _alone("""
+        from gaqueens.runtime.executors import WorkerLost, Workers
+
+        class Unsendable:
+            def __reduce__(self):
+                raise SystemExit(0)
+
+        def unsendable():
+            return Unsendable()
+
+        try:
+            with Workers(2) as workers:
+                workers.later(unsendable, [()])()
+        except WorkerLost as error:
+            print(error)
+    """)
+    assert "task 1 of unsendable died 3 times" in done.stdout, done.stderr
 
 
 def test_a_forked_worker_that_dies_is_reported():
@@ -119,7 +190,7 @@ def test_beside_another_thread_the_tasks_go_to_spawned_processes():
         with Workers(2) as workers:
             powers = workers.later(pow, [(3, k) for k in range(5)])
             workers.start()
-            assert not any(forked for _, _, forked in workers.pool.workers.values())
+            assert not any(forked for _, _, forked, _ in workers.pool.workers.values())
             assert powers() == [3**k for k in range(5)]
     finally:
         stop.set()

@@ -17,6 +17,7 @@ every column of runs.csv but the placements, from which summary.csv can be deriv
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -145,7 +146,8 @@ def _write(store, folder: Path, experiment, sweep) -> str:
     keys_of: dict[str, set] = {}  # each algorithm's keys: a worker folds its traces
     for key in keys:
         keys_of.setdefault(key[0], set()).add(key)
-    with Workers(2 if len(runs) >= tables.PARALLEL_FROM else 1) as workers:
+    large = len(runs) >= tables.PARALLEL_FROM  # its tasks on every core (two at least)
+    with Workers(max(2, os.cpu_count() or 1) if large else 1) as workers:
         # in processes of their own, while this process checks the runs, writes the tables and
         # draws the summary's plots: the traces folded an algorithm at a time, the summary's
         # resampling, the comparisons, the ECDFs and the player's replays

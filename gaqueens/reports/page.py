@@ -192,10 +192,9 @@ def write(path, settings: dict | None = None, store=None, replays=None) -> Path:
     """Writes ``path``/index.html from the folder's exports; ``settings`` (entry name ->
     GaSettings) are the GA entries' settings, read from the manifest when None; ``store``, the
     folder's open store, gives the runs of runs.csv (those the outputs describe, which may be
-    fewer than it keeps) and the code that made each, and, where ``path`` is the stage of its
-    folder's outputs, that folder, whose place in a site decides the link home; ``replays``:
-    the player's replays of those runs, handed out already (page_player.replays_later).
-    Returns the page's path."""
+    fewer than it keeps), the code that made each, and the folder whose place in a site decides
+    the link home (``path`` may be the stage of its outputs); ``replays``: the player's replays
+    of those runs, handed out already (page_player.replays_later). Returns the page's path."""
     folder = page_data.read(path)
     keys = None if folder.runs is None else set(zip(
         *(folder.runs[column].tolist() for column in ("algorithm", "board", "seed"))))

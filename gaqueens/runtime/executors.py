@@ -8,8 +8,8 @@ each result, or the exception a task raised (raised here where its results are a
 soon as it comes). Workers are forked while this process runs a single thread (a fork copies
 one thread and the locks the others held): they have the tasks by the fork, and each holds the
 next task, so that it never waits while this process stores or draws. Otherwise they are
-spawned and sent each task itself, one at a time (two large messages crossing in one pipe
-would wait on each other).
+spawned and sent each task itself, one at a time (sending a large task waits until its worker
+reads it, once done with the one before).
 A worker that dies loses only the tasks it held: a new one takes its place and they are sent
 again; a task whose worker dies LOST_LIMIT times raises WorkerLost (tests/test_faults.py).
 ``local_pool`` may hold a worker back until the threads started after it have ended: the sweep
@@ -93,18 +93,23 @@ class _Pool:
         self.workers = {}  # our end of a worker's pipe -> (process, its tasks oldest first, forked)
         self.later = max(0, min(later, size - 1))  # held back: the module's docstring
         self.before = set(threading.enumerate())  # the threads that hold no worker back
-        for _ in range(size - self.later):
-            self._start()
         self.todo = deque(range(len(tasks)))  # not handed out yet
-        self._hand_out(self.todo)  # now: this process may be busy until it asks for results
+        try:
+            for _ in range(size - self.later):
+                self._start()
+            self._hand_out(self.todo)  # now: this process may be busy until it asks for results
+        except BaseException:
+            self.stop()
+            raise
 
     def _start(self) -> None:
         forking = sys.platform == "linux" and threading.active_count() == 1
         context = multiprocessing.get_context("fork" if forking else "spawn")
         ours, theirs = context.Pipe()
         inherited = [*self.workers, ours] if forking else []
+        running = context.Value("q", -1, lock=False)  # the task it runs, set by the worker
         process = context.Process(target=serve, daemon=True, args=(
-            theirs, inherited, self.tasks if forking else None, self.tidy))
+            theirs, inherited, self.tasks if forking else None, self.tidy, running))
         gc.freeze()  # a forked child's collector leaves this process's objects, and pages, shared
         try:
             with signals.starting():
@@ -112,23 +117,23 @@ class _Pool:
         finally:
             gc.unfreeze()
         theirs.close()
-        self.workers[ours] = (process, deque(), forking)
+        self.workers[ours] = (process, deque(), forking, running)
 
     def results(self) -> Iterator[tuple]:
         """(index, failure, value) as each task ends: None and its result, OUT_OF_MEMORY, or the
         traceback and the exception it raised."""
         todo, lost = self.todo, Counter()
         try:
-            while todo or any(held for _, held, _ in self.workers.values()):
+            while todo or any(held for _, held, _, _ in self.workers.values()):
                 if todo and self.later and set(threading.enumerate()) <= self.before:
                     for _ in range(self.later):
                         self._start()
                     self.later = 0
                 self._hand_out(todo)
-                ready = wait([*self.workers, *(p.sentinel for p, _, _ in self.workers.values())],
+                ready = wait([*self.workers, *(w[0].sentinel for w in self.workers.values())],
                              timeout=self.LOOK if self.later and todo else None)
                 for ours in list(self.workers):
-                    process, held, _ = self.workers[ours]
+                    process, held, _, _ = self.workers[ours]
                     if ours in ready:
                         try:
                             reply = ours.recv()
@@ -148,7 +153,7 @@ class _Pool:
         for depth in range(1, self.ahead + 1):
             if not todo:
                 return
-            for ours, (_, held, forked) in self.workers.items():
+            for ours, (_, held, forked, _) in self.workers.items():
                 if len(held) < depth and (forked or not held) and todo:
                     index = todo.popleft()
                     try:
@@ -159,12 +164,13 @@ class _Pool:
                     held.append(index)
 
     def _replace(self, ours, todo, lost) -> None:
-        """A worker died: its task counts a loss, its tasks go back first, a new worker starts."""
-        process, held, _ = self.workers.pop(ours)
+        """A worker died: the task it ran counts a loss (the first it held if it ran none: it may
+        die sending a result), its tasks go back first, a new worker starts."""
+        process, held, _, runs = self.workers.pop(ours)
         end([process])  # where its pipe broke, yet it lives
         ours.close()
         if held:
-            running = held[0]
+            running = runs.value if runs.value in held else held[0]
             lost[running] += 1
             if lost[running] >= LOST_LIMIT:
                 raise WorkerLost(f"the worker process running {self.name(running)} died "
@@ -175,7 +181,7 @@ class _Pool:
 
     def stop(self) -> None:
         """Ends every worker (``end``)."""
-        end([process for process, _, _ in self.workers.values()])
+        end([process for process, _, _, _ in self.workers.values()])
         for ours in self.workers:
             ours.close()
         self.workers.clear()
@@ -285,7 +291,7 @@ class Workers:
         return self
 
     def __exit__(self, *exc) -> None:
-        if self.running is not None:
-            self.running.close()  # the pool's workers end
+        if self.pool is not None:
+            self.pool.stop()  # the workers end, whether all their results were asked for or not
         self.ended = True  # and what the tasks and their results held let go
         self.jobs, self.results, self.pool, self.running = [], [], None, None

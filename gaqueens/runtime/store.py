@@ -193,9 +193,7 @@ class Store:
         if not places:
             return
         columns = ", ".join((*RUN_COLUMNS[1:], "trace", "code"))
-        rows = [(target, *row) for row in self.db.execute(
-            f"SELECT {columns} FROM runs WHERE algorithm = ?", (source,))
-            if (row[0], row[1]) in places]
+        rows = [(target, *row) for row in self.each(source, columns) if (row[0], row[1]) in places]
         with self._writing():
             self.db.executemany(f"INSERT INTO runs (algorithm, {columns}) "
                                 f"VALUES ({', '.join('?' * 12)})", rows)
@@ -227,13 +225,14 @@ class Store:
                 self.db.execute("DELETE FROM runs WHERE algorithm = ? AND "
                                 "(code IS NULL OR code != ?)", (algorithm, code))
 
-    def each(self, algorithm: str | None = None):
-        """Every stored run (of ``algorithm`` if given), one at a time, by key: its RUN_COLUMNS
-        values and its trace, still packed (None for a baseline; :func:`unpack` reads it)."""
-        one = "WHERE algorithm = ? " if algorithm is not None else ""
-        yield from self.db.execute(f"SELECT {', '.join(RUN_COLUMNS)}, trace FROM runs {one}"
-                                   "ORDER BY algorithm, board, seed",
-                                   (algorithm,) if one else ())
+    def each(self, algorithm: str | None = None, columns: str = f"{', '.join(RUN_COLUMNS)}, trace",
+             where: str = "TRUE"):
+        """Every stored run (of ``algorithm`` if given, where ``where`` holds), one at a time, by
+        key: its ``columns``, by default its RUN_COLUMNS values and its trace, still packed (None
+        for a baseline; :func:`unpack` reads it)."""
+        one = " AND algorithm = ?" if algorithm is not None else ""
+        return self.db.execute(f"SELECT {columns} FROM runs WHERE {where}{one} ORDER BY "
+                               "algorithm, board, seed", (algorithm,) if one else ())
 
     def runs(self, keys=None):
         """The stored runs as a DataFrame with RUN_COLUMNS, ordered by algorithm, board and
@@ -253,8 +252,9 @@ class Store:
     def trace_arrays(self, keys=None, algorithm: str | None = None) -> dict[tuple, np.ndarray]:
         """What ``traces`` gives, as an array per (algorithm, board, seed) (TRACE_COLUMNS,
         float64), in key order, without building the table; of one ``algorithm`` if given."""
-        return {(a, b, s): unpack(blob) for a, b, s, *_, blob in self.each(algorithm)
-                if blob is not None and (keys is None or (a, b, s) in keys)}
+        return {(a, b, s): unpack(blob) for a, b, s, blob in self.each(
+            algorithm, "algorithm, board, seed, trace", "trace IS NOT NULL")
+            if keys is None or (a, b, s) in keys}
 
     def traces(self, keys=None):
         """The stored traces, a row per (algorithm, board, seed, generation), with
