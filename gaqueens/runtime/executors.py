@@ -90,7 +90,7 @@ class _Pool:
     def __init__(self, tasks: list, size: int, name, later: int = 0, tidy: bool = False,
                  ahead: int = 2):
         self.tasks, self.name, self.tidy, self.ahead = tasks, name, tidy, ahead
-        self.workers = {}  # our end of a worker's pipe -> (process, its tasks oldest first, forked)
+        self.workers = {}  # our pipe's end -> (process, its tasks oldest first, forked, running)
         self.later = max(0, min(later, size - 1))  # held back: the module's docstring
         self.before = set(threading.enumerate())  # the threads that hold no worker back
         self.todo = deque(range(len(tasks)))  # not handed out yet
