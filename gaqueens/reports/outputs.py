@@ -185,7 +185,7 @@ def _write(store, folder: Path, experiment, sweep) -> str:
     written = [path.name for path in folder.iterdir() if ".partial" not in path.name]
     record["outputs"]["files"] = sorted([*written, manifest.FILE, "index.html"])
     manifest.write(folder, record)
-    page.write(folder, replayed, store, lambda: played)
+    page.write(folder, replayed, store, played)
     return results
 
 

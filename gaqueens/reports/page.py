@@ -188,13 +188,13 @@ def in_site(folder: Path) -> bool:
     return (Path(folder).resolve().parent / FILE).exists()
 
 
-def write(path, settings: dict | None = None, store=None, replays=None) -> Path:
+def write(path, settings: dict | None = None, store=None, played=None) -> Path:
     """Writes ``path``/index.html from the folder's exports; ``settings`` (entry name ->
     GaSettings) are the GA entries' settings, read from the manifest when None; ``store``, the
     folder's open store, gives the runs of runs.csv (those the outputs describe, which may be
     fewer than it keeps), the code that made each, and the folder whose place in a site decides
-    the link home (``path`` may be the stage of its outputs); ``replays``: the player's replays
-    of those runs, handed out already (page_player.replays_later). Returns the page's path."""
+    the link home (``path`` may be the stage of its outputs); ``played``: the player's replays
+    of those runs, made already (page_player.replays_later). Returns the page's path."""
     folder = page_data.read(path)
     keys = None if folder.runs is None else set(zip(
         *(folder.runs[column].tolist() for column in ("algorithm", "board", "seed"))))
@@ -205,7 +205,7 @@ def write(path, settings: dict | None = None, store=None, replays=None) -> Path:
         settings = page_data.ga_settings(folder.manifest, names)
     codes = page_data.stored_codes(folder) if store is None else store.codes(keys)
     data = page_player.player_data(
-        folder.runs, {k: v for k, v in settings.items() if k in names}, codes, replays)
+        folder.runs, {k: v for k, v in settings.items() if k in names}, codes, played)
     algorithms = (folder.manifest or {}).get("settings", {}).get("algorithms", {})
     data = dict(data, words=page_player.words(folder.problem),
                 settings=page_settings.described(algorithms))

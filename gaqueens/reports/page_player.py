@@ -182,11 +182,12 @@ def replays_later(runs, settings: dict, workers=None):
     return replays
 
 
-def player_data(runs, settings: dict, codes: dict, replays=None) -> dict:
+def player_data(runs, settings: dict, codes: dict, played=None) -> dict:
     """What the page's player embeds: its runs, what they are, and a note where a replay does
     not end where its stored run did (the page adds the problem's ``words`` and the entries'
-    settings); ``replays``: ``replays_later``'s function for these runs, if handed out already."""
-    out, left = (replays or replays_later(runs, settings))()
+    settings); ``played``: what ``replays_later``'s function gave for these runs, if made
+    already."""
+    out, left = played or replays_later(runs, settings)()
     larger = sorted({int(b) for b in runs["board"]} - set(range(REPLAYED_UP_TO + 1))) \
         if runs is not None and settings else []
     first = next((item["algorithm"] for item in out if not item["roles"]), None)
